@@ -66,13 +66,20 @@ for crate in picollo picollo-perf picollo-bench picollo-ffi picollo-cli; do
 done
 verify_target="$target/package-verify"
 rm -rf "$verify_target"
+# The unpublished members (publish = false: the compatibility layers under compat/) are not
+# packed: cargo's local registry of the workspace holds none of them for another to need.
+unpublished="$(cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, sys
+print(" ".join("--exclude " + p["name"] for p in json.load(sys.stdin)["packages"] if p["publish"] == []))')"
 # Verifying fetches the index and the dependencies again: a second try when the first
 # fails, with the first failure shown (a flaky network is not a packaging error).
-if ! CARGO_TARGET_DIR="$verify_target" cargo package --workspace --allow-dirty \
+# shellcheck disable=SC2086 # the --exclude flags, one word each
+if ! CARGO_TARGET_DIR="$verify_target" cargo package --workspace $unpublished --allow-dirty \
     >"$target/package.log" 2>&1; then
     echo "package: cargo package failed once; its last lines, then a second try:" >&2
     tail -n 40 "$target/package.log" >&2
-    CARGO_TARGET_DIR="$verify_target" cargo package --workspace --allow-dirty \
+    # shellcheck disable=SC2086 # as above
+    CARGO_TARGET_DIR="$verify_target" cargo package --workspace $unpublished --allow-dirty \
         >"$target/package.log" 2>&1 || {
         tail -n 40 "$target/package.log" >&2
         die "cargo package failed twice (log: $target/package.log)"

@@ -1,0 +1,205 @@
+//! The sample suite (sample/main.rs, divan's idioms) run as `cargo bench` runs it: listed,
+//! run once, filtered, skipped, and compared with itself.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The benchmarks the sample registers (its ignored ones aside), as divan names them.
+const NAMES: [&str; 18] = [
+    "args::1",
+    "args::2",
+    "args::3",
+    "both::u8::2",
+    "consts::1",
+    "consts::4",
+    "counted",
+    "group::local",
+    "group::local_refs",
+    "group::nested_renamed::values",
+    "group::refs",
+    "items",
+    "plain",
+    "renamed",
+    "strs::a",
+    "strs::bc",
+    "types::u8",
+    "types::u32",
+];
+
+fn sample(args: &[&str]) -> Output {
+    sample_with(args, None)
+}
+
+fn sample_with(args: &[&str], trace: Option<&PathBuf>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_picollo-divan-sample"));
+    command.args(args).env_remove("PICOLLO_DIVAN_SAMPLE_TRACE");
+    command.env_remove("PICOLLO_DIVAN_SAMPLE_PANIC");
+    if let Some(t) = trace {
+        command.env("PICOLLO_DIVAN_SAMPLE_TRACE", t);
+    }
+    command.output().expect("the sample runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The names `--list` printed.
+fn listed(o: &Output) -> Vec<String> {
+    assert!(o.status.success(), "{o:?}");
+    let lines = stdout(o);
+    let each = lines
+        .lines()
+        .map(|l| l.strip_suffix(": benchmark").expect(l));
+    each.map(String::from).collect()
+}
+
+/// A fresh folder for one test's outputs.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("picollo-divan")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+#[test]
+fn list_names_each_benchmark_as_divan_does() {
+    assert_eq!(listed(&sample(&["--list"])), NAMES);
+    let ignored = listed(&sample(&["--list", "--ignored"]));
+    assert_eq!(ignored, ["ignored_attr", "ignored_opt"]);
+    let all = listed(&sample(&["--list", "--include-ignored"]));
+    assert_eq!(all.len(), NAMES.len() + 2);
+}
+
+#[test]
+fn test_mode_runs_each_body_once() {
+    let trace = scratch("test_mode").join("trace");
+    let out = sample_with(&["--test"], Some(&trace));
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    for name in NAMES {
+        assert!(
+            text.contains(&format!("bench {name} ... ok\n")),
+            "{name}: {text}"
+        );
+    }
+    let trace = std::fs::read_to_string(&trace).expect("the trace");
+    let mut ran: Vec<&str> = trace.lines().collect();
+    ran.sort_unstable();
+    let mut want = NAMES.to_vec();
+    want.sort_unstable();
+    assert_eq!(ran, want);
+}
+
+#[test]
+fn filters_skips_and_divan_flags_select_as_divan_does() {
+    let args = listed(&sample(&["--list", "args"]));
+    assert_eq!(args, ["args::1", "args::2", "args::3"]);
+    let exact = listed(&sample(&["--list", "--exact", "args::2"]));
+    assert_eq!(exact, ["args::2"]);
+    let out = sample(&[
+        "--list",
+        "--skip",
+        "^(group|args)",
+        "--sample-count=3",
+        "--timer",
+        "os",
+    ]);
+    let kept = listed(&out);
+    assert_eq!(kept.len(), NAMES.len() - 7);
+    assert!(kept
+        .iter()
+        .all(|n| !n.starts_with("group") && !n.starts_with("args")));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--sample-count is accepted and ignored"),
+        "{err}"
+    );
+    assert!(err.contains("--timer is accepted and ignored"), "{err}");
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    let out = sample(&["--list", "--skip"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--skip needs a value"));
+    let out = sample(&["--list", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown flag --no-such-flag"));
+}
+
+#[test]
+fn a_measured_run_carries_each_counter_as_throughput() {
+    let dir = scratch("measured");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let args = [
+        "--bench",
+        "--budget",
+        "0.05",
+        "--warmup",
+        "0.01",
+        "--counters",
+        "none",
+    ];
+    let names = ["--exact", "counted", "strs::bc", "plain"];
+    let out = sample(&[&args[..], &["--out", dir], &names[..]].concat());
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let line = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap_or("");
+    assert!(line("counted:").contains("B/s at P50"), "{text}");
+    assert!(line("strs::bc:").contains("elem/s at P50"), "{text}");
+    assert!(line("plain:").contains("B/s at P50"), "{text}");
+}
+
+#[test]
+fn against_itself_a_a_passes() {
+    let dir = scratch("against");
+    let me = env!("CARGO_BIN_EXE_picollo-divan-sample");
+    let (dir, budget) = (dir.to_str().expect("a UTF-8 path"), "0.2");
+    let args = [
+        "--bench",
+        "--against",
+        me,
+        "--budget",
+        budget,
+        "--processes",
+        "1",
+    ];
+    let more = [
+        "--counters",
+        "none",
+        "--threshold",
+        "25",
+        "--out",
+        dir,
+        "plain",
+    ];
+    let out = sample(&[&args[..], &more[..]].concat());
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("plain"), "{out:?}");
+}
+
+#[test]
+fn a_benchmark_that_panics_fails_the_run() {
+    let dir = scratch("panics");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let me = env!("CARGO_BIN_EXE_picollo-divan-sample");
+    for mode in [
+        &["--test"][..],
+        &["--bench", "--budget", "0.05", "--out", dir],
+    ] {
+        let mut command = Command::new(me);
+        command
+            .args(mode)
+            .args(["--ignored", "--exact", "ignored_opt"]);
+        let out = command
+            .env("PICOLLO_DIVAN_SAMPLE_PANIC", "1")
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(6), "{out:?}");
+        let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+        assert!(all.contains("asked to panic"), "{all}");
+    }
+}
