@@ -1,7 +1,9 @@
 //! A bench file written for criterion 0.5, every call the compat crate offers used at least
 //! once; its Cargo.toml switches to picollo-criterion in one line. Each benchmark's body
 //! writes `ran NAME` to the standard error when `CRITERION_SAMPLE_TELL=1` (the tests check
-//! that each ran), and `CRITERION_SAMPLE_PANIC=1` makes the setup of `setups/panics` panic.
+//! that each ran); `CRITERION_SAMPLE_PANIC=1` adds `setups/panics`, whose setup panics, and
+//! `CRITERION_SAMPLE_MISUSE=1` a group of an empty name and a top-level `bench_with_input` of
+//! a parameter alone, both of which criterion refuses too.
 
 use std::time::{Duration, Instant};
 
@@ -133,7 +135,14 @@ fn setups(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, top_level, sizes);
+fn misuse(c: &mut Criterion) {
+    if std::env::var_os("CRITERION_SAMPLE_MISUSE").is_some() {
+        c.benchmark_group("").bench_function("f", |b| b.iter(|| 1));
+        c.bench_with_input(BenchmarkId::from_parameter(1), &1, |b, &i| b.iter(|| i));
+    }
+}
+
+criterion_group!(benches, top_level, sizes, misuse);
 criterion_group! {
     name = configured;
     config = Criterion::default()
