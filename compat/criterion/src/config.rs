@@ -1,0 +1,168 @@
+//! [`Criterion`]: the settings a group's targets get, and the benchmarks they register.
+//!
+//! Picollo's runner chooses the settings criterion lets a bench set in code: the time a
+//! benchmark's samples take and its warm-up are one per run (`--budget`, `--warmup`, which
+//! criterion's `--measurement-time` and `--warm-up-time` become), the sample count and batch
+//! sizes follow from the budget, and a verdict is judged by its own test (interleaved rounds
+//! against another build, or runs apart against a saved baseline) at `--threshold`. So the
+//! builders below are accepted, so that a bench compiles unchanged, and change nothing.
+
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use crate::measurement::{Measurement, WallTime};
+use crate::{Bencher, BenchmarkGroup, BenchmarkId};
+
+/// The harness a criterion target registers its benchmarks with.
+pub struct Criterion<M: Measurement = WallTime> {
+    measurement: PhantomData<M>,
+}
+
+impl Default for Criterion {
+    fn default() -> Self {
+        Criterion {
+            measurement: PhantomData,
+        }
+    }
+}
+
+/// Builders accepted and ignored: Picollo's runner chooses these ([module docs](self)).
+macro_rules! ignored {
+    ($($(#[$doc:meta])* $name:ident($arg:ty);)+) => {
+        $(
+            $(#[$doc])*
+            #[must_use]
+            pub fn $name(self, _: $arg) -> Self {
+                self
+            }
+        )+
+    };
+}
+
+impl<M: Measurement> Criterion<M> {
+    ignored! {
+        /// Accepted, ignored: the sample count follows from `--budget`.
+        sample_size(usize);
+        /// Accepted, ignored: `--warmup SECS` sets the warm-up of a run.
+        warm_up_time(Duration);
+        /// Accepted, ignored: `--budget SECS` sets the time of a run's benchmarks.
+        measurement_time(Duration);
+        /// Accepted, ignored: Picollo's verdicts do not resample.
+        nresamples(usize);
+        /// Accepted, ignored: `--threshold PERCENT` sets it for a run.
+        noise_threshold(f64);
+        /// Accepted, ignored: verdicts are judged at 99 %.
+        confidence_level(f64);
+        /// Accepted, ignored: verdicts are judged at 99 %.
+        significance_level(f64);
+        /// Accepted, ignored: the reports choose their own colors.
+        with_output_color(bool);
+    }
+
+    /// Accepted, ignored: Picollo writes its own HTML page.
+    #[must_use]
+    pub fn with_plots(self) -> Self {
+        self
+    }
+
+    /// Accepted, ignored: Picollo writes its own HTML page.
+    #[must_use]
+    pub fn without_plots(self) -> Self {
+        self
+    }
+
+    /// Accepted, ignored: `criterion_main!` hands the whole command line to the runner,
+    /// criterion's flags translated ([`crate::args`]).
+    #[must_use]
+    pub fn configure_from_args(self) -> Self {
+        self
+    }
+
+    /// Accepted, ignored: the summary is the runner's.
+    pub fn final_summary(&self) {}
+
+    /// Register `f` as benchmark `id`.
+    pub fn bench_function<F>(&mut self, id: &str, f: F) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        self.benchmark_group(id)
+            .bench_function(BenchmarkId::no_function(), f);
+        self
+    }
+
+    /// Register `f` with `input` as benchmark `function/parameter` of `id`
+    /// (`BenchmarkId::new`; criterion refuses `from_parameter` here, and so does this).
+    pub fn bench_with_input<F, I>(&mut self, id: BenchmarkId, input: &I, f: F) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        let Some(function) = id.function.clone() else {
+            let why = "Criterion::bench_with_input needs a BenchmarkId::new(function, parameter): a parameter alone belongs in a benchmark_group";
+            crate::registry::refuse(why.into());
+            return self;
+        };
+        let parameter = BenchmarkId::from_parameter(id.parameter.unwrap_or_default());
+        self.benchmark_group(function)
+            .bench_with_input(parameter, input, f);
+        self
+    }
+
+    /// A group of benchmarks named `group/…`.
+    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
+        let name = group_name.into();
+        if name.is_empty() {
+            crate::registry::refuse("a benchmark group's name is empty: name it".into());
+        }
+        BenchmarkGroup::new(self, name)
+    }
+}
+
+impl BenchmarkId {
+    /// A benchmark named by its group alone (`bench_function("name")`).
+    pub(crate) fn no_function() -> BenchmarkId {
+        BenchmarkId {
+            function: None,
+            parameter: None,
+        }
+    }
+}
+
+/// How criterion spaces the iteration counts of its samples: accepted and ignored, the
+/// runner chooses its batches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SamplingMode {
+    /// criterion's choice.
+    #[default]
+    Auto,
+    /// Counts growing linearly.
+    Linear,
+    /// One count for every sample.
+    Flat,
+}
+
+/// The scale of criterion's summary plots: accepted and ignored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AxisScale {
+    /// A linear axis.
+    #[default]
+    Linear,
+    /// A logarithmic axis.
+    Logarithmic,
+}
+
+/// criterion's plot settings: accepted and ignored (Picollo writes its own page).
+#[derive(Clone, Debug, Default)]
+pub struct PlotConfiguration {
+    summary_scale: AxisScale,
+}
+
+impl PlotConfiguration {
+    /// Accepted, ignored.
+    #[must_use]
+    pub fn summary_scale(mut self, scale: AxisScale) -> Self {
+        self.summary_scale = scale;
+        self
+    }
+}

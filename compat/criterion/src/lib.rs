@@ -1,0 +1,82 @@
+//! criterion's API on Picollo's suite runner. A crate whose benches use criterion 0.5 runs
+//! them under Picollo by changing one line of its Cargo.toml:
+//!
+//! ```toml
+//! criterion = { package = "picollo-criterion", path = "…" }
+//! ```
+//!
+//! and no line of its benches. Each `group/function/parameter` becomes one benchmark of a
+//! [`picollo_bench::suite::Suite`] named as criterion names it, with its throughput;
+//! [`criterion_main!`] runs that suite with the command line, so every flag of a suite works
+//! (`--list`, `--test`, `--against`, `--shard`, `--save`, the exports), and criterion's own
+//! flags are translated ([`args`]).
+//!
+//! The [`Bencher`] times its routine itself, as criterion's does, so that a batch's setup
+//! and the code around a benchmark stay out of its time: the suite measures with
+//! [`BencherClock`], which reads what the Bencher timed.
+//!
+//! ```no_run
+//! use criterion::{black_box, criterion_group, criterion_main, Criterion};
+//! # extern crate picollo_criterion as criterion;
+//!
+//! fn sums(c: &mut Criterion) {
+//!     let values: Vec<u64> = (0..1000).collect();
+//!     c.bench_function("sum 1000", |b| b.iter(|| black_box(&values).iter().sum::<u64>()));
+//! }
+//!
+//! criterion_group!(benches, sums);
+//! criterion_main!(benches);
+//! ```
+
+pub mod args;
+mod bencher;
+mod clock;
+mod config;
+mod group;
+mod id;
+pub mod measurement;
+mod registry;
+mod run;
+
+pub use bencher::{BatchSize, Bencher};
+pub use clock::BencherClock;
+pub use config::{AxisScale, Criterion, PlotConfiguration, SamplingMode};
+pub use group::BenchmarkGroup;
+pub use id::{BenchmarkId, IntoBenchmarkId, Throughput};
+pub use std::hint::black_box;
+
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::run::main;
+}
+
+/// Define a group of benchmark functions, `fn NAME()`, which calls each target with a
+/// [`Criterion`]: `criterion_group!(benches, f1, f2)`, or
+/// `criterion_group! { name = benches; config = Criterion::default(); targets = f1, f2 }`.
+#[macro_export]
+macro_rules! criterion_group {
+    (name = $name:ident; config = $config:expr; targets = $( $target:path ),+ $(,)*) => {
+        pub fn $name() {
+            let mut criterion: $crate::Criterion<_> = $config.configure_from_args();
+            $( $target(&mut criterion); )+
+        }
+    };
+    ($name:ident, $( $target:path ),+ $(,)*) => {
+        $crate::criterion_group! {
+            name = $name;
+            config = $crate::Criterion::default();
+            targets = $( $target ),+
+        }
+    };
+}
+
+/// The bench program's `main`: the benchmarks of each group, run by Picollo's suite runner
+/// as the command line says.
+#[macro_export]
+macro_rules! criterion_main {
+    ( $( $group:path ),+ $(,)* ) => {
+        fn main() -> ::std::process::ExitCode {
+            $crate::__private::main(env!("CARGO_CRATE_NAME"), &[ $( $group ),+ ])
+        }
+    };
+}
