@@ -104,7 +104,7 @@ has cleanup "error: [GlobalCleanup] of Samples.CleanupThrows.Work: InvalidOperat
 # time (the median far below them; were they timed, a batch would hold one call and 2 ms),
 # while the same spin in a body is counted (at least its 1 ms, by construction).
 run 0 spins bad Spins --budget 0.1 --warmup 0.02 --counters none --artifacts spins --exporters json
-python3 - "$out/spins/bdn_bad/results.json" <<'EOF' || die "[IterationSetup] untimed: $(cat "$out/spins.log")"
+python3 - "$out/spins/Spins/results.json" <<'EOF' || die "[IterationSetup] untimed: $(cat "$out/spins.log")"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 def median_ns(name):
