@@ -7,7 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use picollo_bench::{black_box, Bench, ClockMeter, Measured, Meter};
+use picollo_bench::{
+    black_box, Bench, BenchError, ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit,
+};
 
 /// The wall time each paused stretch spins for.
 const SPIN: Duration = Duration::from_millis(1);
@@ -97,4 +99,54 @@ fn a_run_whose_work_spins_paused_reports_far_less_than_the_spin() {
         median_ns < spin_ns / 10.0,
         "median {median_ns} ns per op against a paused spin of {spin_ns} ns"
     );
+}
+
+/// A count beside time that the work cannot pause: calls, 1 each.
+struct Calls(std::rc::Rc<std::cell::Cell<u64>>, u64);
+
+impl Source for Calls {
+    fn metrics(&self) -> Vec<Metric> {
+        vec![Metric::new("calls", Unit::Events, MetricKind::Counter)]
+    }
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.1 = self.0.get();
+        Ok(())
+    }
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        out[0].value = (self.0.get() - self.1) * picollo_bench::SCALE;
+        Ok(())
+    }
+}
+
+#[test]
+fn a_run_that_paused_warns_that_its_counters_count_the_paused_work() {
+    let b = Bench::new("counted")
+        .with_batch(1)
+        .with_samples(20)
+        .with_warmup(Duration::from_millis(5));
+    let warned = |pausing: bool| {
+        let calls = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut meter = ClockMeter::new().with(Calls(calls.clone(), 0));
+        let r = b
+            .run_with(&mut meter, |k| {
+                for _ in 0..k {
+                    if pausing {
+                        picollo_bench::pause();
+                    }
+                    calls.set(calls.get() + 1);
+                    picollo_bench::resume();
+                }
+            })
+            .unwrap();
+        let w = r.conditions.warnings.iter();
+        w.filter(|w| w.contains("paused its clock"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let paused = warned(true);
+    assert!(
+        paused.len() == 1 && paused[0].contains("calls count them"),
+        "{paused:?}"
+    );
+    assert!(warned(false).is_empty());
 }

@@ -16,12 +16,17 @@ pub(crate) struct Ledger {
     total: u64,
     /// The tick the pause under way began at; `None` while running.
     since: Option<u64>,
+    /// How many pauses began (wrapping): a run that saw it grow paused at least once.
+    pauses: u64,
 }
 
 impl Ledger {
     /// Paused from tick `now`, unless paused already (then the first pause stands).
     pub(crate) fn pause(&mut self, now: u64) {
-        self.since.get_or_insert(now);
+        if self.since.is_none() {
+            self.since = Some(now);
+            self.pauses = self.pauses.wrapping_add(1);
+        }
     }
 
     /// Running again from tick `now`: the pause under way adds its ticks (none while
@@ -48,7 +53,13 @@ impl Ledger {
 
 thread_local! {
     /// This thread's paused ticks.
-    static LEDGER: Cell<Ledger> = const { Cell::new(Ledger { total: 0, since: None }) };
+    static LEDGER: Cell<Ledger> = const {
+        Cell::new(Ledger {
+            total: 0,
+            since: None,
+            pauses: 0,
+        })
+    };
 }
 
 /// `f` on this thread's ledger; nothing once the thread's locals are gone (its exit).
@@ -123,6 +134,11 @@ pub(crate) fn paused_until(now: u64) -> u64 {
     with_ledger(|l| l.settle(now))
 }
 
+/// How many pauses this thread began (wrapping): a run compares it before and after.
+pub(crate) fn pauses() -> u64 {
+    with_ledger(|l| l.pauses)
+}
+
 /// This thread's paused ticks as a batch starts, running.
 pub(crate) fn started() -> u64 {
     with_ledger(Ledger::start)
@@ -152,6 +168,7 @@ mod tests {
         l.resume(150);
         l.resume(170);
         assert_eq!(l.settle(400), 50);
+        assert_eq!(l.pauses, 1, "the second pause began none");
     }
 
     #[test]
@@ -177,7 +194,7 @@ mod tests {
     fn the_total_wraps_without_losing_a_difference() {
         let mut l = Ledger {
             total: u64::MAX - 5,
-            since: None,
+            ..Ledger::default()
         };
         let at_start = l.start();
         l.pause(u64::MAX - 2);
