@@ -3,10 +3,12 @@
 // (the Google Benchmark original reads `#include <benchmark/benchmark.h>`) and run by
 // c-tests/gbench.sh. GBENCH_SAMPLE_SKIP=1 makes BM_skip call SkipWithError;
 // GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
-// GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime. Built with
+// GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime,
+// GBENCH_SAMPLE_PAUSED=1 BM_spin/paused:1 and BM_spin/paused:0 (a 1 ms spin, paused or not). Built with
 // -DGBENCH_SAMPLE_OWN_MAIN, its main calls Initialize and RunSpecifiedBenchmarks itself.
 #include <picollo_benchmark.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -136,6 +138,25 @@ static int left_out = asked("GBENCH_SAMPLE_LEFT_OUT")
                           ? (benchmark::RegisterBenchmark("BM_threads", BM_sum)->Arg(8)->ThreadRange(1, 4),
                              benchmark::RegisterBenchmark("BM_manual", BM_sum)->Arg(8)->UseManualTime(), 1)
                           : 0;
+
+// A 1 ms spin per iteration between PauseTiming and ResumeTiming (paused:1), or timed (paused:0).
+static void BM_spin(benchmark::State &state) {
+    using clock = std::chrono::steady_clock;
+    for (auto _ : state) {
+        if (state.range(0) != 0) {
+            state.PauseTiming();
+        }
+        auto start = clock::now();
+        while (clock::now() - start < std::chrono::milliseconds(1)) {
+        }
+        if (state.range(0) != 0) {
+            state.ResumeTiming();
+        }
+    }
+}
+static int spin = asked("GBENCH_SAMPLE_PAUSED")
+                      ? (benchmark::RegisterBenchmark("BM_spin", BM_spin)->ArgName("paused")->Arg(1)->Arg(0), 1)
+                      : 0;
 
 #ifdef GBENCH_SAMPLE_OWN_MAIN
 // A main of its own, as Google Benchmark's docs write one.

@@ -3405,6 +3405,22 @@ static picollo_status suite_fail_outside(void)
 {
     return picollo_suite_fail("not inside a benchmark");
 }
+/* Outside a batch, in any order, pause and resume change nothing and cannot fail; one left
+ * paused is dropped as the next batch starts. */
+static picollo_status suite_pause_outside(void)
+{
+    picollo_suite_pause();
+    picollo_suite_pause();
+    picollo_suite_resume();
+    return PICOLLO_STATUS_OK;
+}
+static picollo_status suite_resume_outside(void)
+{
+    picollo_suite_resume();
+    picollo_suite_resume();
+    picollo_suite_pause();
+    return PICOLLO_STATUS_OK;
+}
 /* picollo_suite_main of `s` (freed) with `argc` arguments `argv`: its exit status must be
  * `want` (it prints what went wrong). */
 static picollo_status suite_main_is(picollo_suite *s, int argc, const char *const *argv, int want)
@@ -4698,6 +4714,8 @@ static const bad_row rows[] = {
     ROW(picollo_suite_set_worker, suite_worker_bad_utf8, ST(INVALID_UTF8), "argv[i]"),
     ROW(picollo_suite_set_worker, suite_worker_ok, OK, NULL),
     ROW(picollo_suite_fail, suite_fail_outside, INVAL, "no benchmark of picollo_suite_main"),
+    ROW(picollo_suite_pause, suite_pause_outside, OK, NULL),
+    ROW(picollo_suite_resume, suite_resume_outside, OK, NULL),
     ROW(picollo_suite_main, suite_main_null_suite, OK, NULL),
     ROW(picollo_suite_main, suite_main_negative_argc, OK, NULL),
     ROW(picollo_suite_main, suite_main_null_argv, OK, NULL),

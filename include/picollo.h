@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 27
+#define PICOLLO_ABI_VERSION_MINOR 28
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1504,6 +1504,17 @@ picollo_status picollo_suite_set_throughput(struct picollo_suite *suite,
 // from a benchmark's work, then return. Errors: `INVALID_ARGUMENT` outside a benchmark run
 // by `picollo_suite_main` on this thread. ABI 1.20.
 picollo_status picollo_suite_fail(const char *message);
+
+// Stops the clock of the benchmark batch running on this thread: what runs until
+// `picollo_suite_resume` (or the batch's end) is left out of its time; perf counters still
+// count it. Pausing while paused does nothing; on a thread that runs no batch it changes
+// nothing. Never fails (the hot path: one tick read, no panic to cross). ABI 1.28.
+void picollo_suite_pause(void);
+
+// Starts again the clock `picollo_suite_pause` stopped on this thread; resuming while
+// running does nothing. A batch that ends paused leaves out up to its end and the next
+// starts running. Never fails. ABI 1.28.
+void picollo_suite_resume(void);
 
 // Sets the command that starts this program's suite as a worker for `--against` (`argc`
 // strings, copied: the program, found as `execvp` finds it, then its arguments;

@@ -64,6 +64,7 @@ pub use measure::meter::{
 };
 #[cfg(feature = "perf")]
 pub use measure::meter::{PerfCounters, PerfMeter};
+pub use measure::pause::{pause, paused, resume, Paused};
 pub use measure::result::{BenchResult, MetricResult};
 pub use measure::rounds::Round;
 pub use measure::throughput::{Rate, Throughput, Work, THROUGHPUT_UNITS};

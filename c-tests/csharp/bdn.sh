@@ -100,6 +100,22 @@ run 6 cleanup bad CleanupThrows --test
 has cleanup "bench Samples.CleanupThrows.Work ... ok"
 has cleanup "error: [GlobalCleanup] of Samples.CleanupThrows.Work: InvalidOperationException: the cleanup failed, as the test asked"
 
+# [IterationSetup] and [IterationCleanup] run paused: 1 ms spins in them are left out of the
+# time (the median far below them; were they timed, a batch would hold one call and 2 ms),
+# while the same spin in a body is counted (at least its 1 ms, by construction).
+run 0 spins bad Spins --budget 0.1 --warmup 0.02 --counters none --artifacts spins --exporters json
+python3 - "$out/spins/Spins/results.json" <<'EOF' || die "[IterationSetup] untimed: $(cat "$out/spins.log")"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+def median_ns(name):
+    (r,) = [c["result"] for c in doc["commands"] if c["name"] == name]
+    (p50,) = [p for p in r["metrics"][0]["summary"]["percentiles"] if p["rank"] == 50]
+    return p50["value"] / r["scale"]
+untimed, timed = median_ns("Samples.Spins.Untimed"), median_ns("Samples.Spins.Timed")
+print(f"csharp bdn: 1 ms spins in [IterationSetup]/[IterationCleanup]: P50 {untimed:.1f} ns; in the body: {timed:.0f} ns")
+assert timed >= 1e6 and untimed < 1e5, (untimed, timed)
+EOF
+
 # A short measurement into --artifacts (results.json, --exporters json), then an A/A of two
 # builds: a verdict a benchmark, none failed (0, or 7 where noise reads as slower: the rate of
 # that is the Rust suite's to test).

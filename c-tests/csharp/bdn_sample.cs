@@ -1,8 +1,8 @@
 // A suite written in BenchmarkDotNet's idioms, with only its `using` lines naming Picollo's
 // namespaces (docs/bring-your-suite.md), which bdn.sh runs. Each benchmark counts its calls,
 // which [GlobalCleanup] prints, so the test mode shows that each body ran once. Built with
-// -define:BAD it holds the classes the runner must refuse or fail instead, one run at a time
-// (BDN_SAMPLE_CLASS names it).
+// -define:BAD it holds the classes run one at a time (BDN_SAMPLE_CLASS names it): those the
+// runner must refuse or fail, and Spins (hooks that spin, left out of the time).
 
 using System;
 using System.Collections.Generic;
@@ -109,6 +109,27 @@ namespace Samples
     }
 
 #if BAD
+    public class Spins
+    {
+        static void Spin()
+        {
+            var t = System.Diagnostics.Stopwatch.StartNew();
+            while (t.Elapsed.TotalMilliseconds < 1) { }
+        }
+
+        [IterationSetup(Target = nameof(Untimed))]
+        public void Before() => Spin();
+
+        [IterationCleanup(Target = nameof(Untimed))]
+        public void After() => Spin();
+
+        [Benchmark]
+        public int Untimed() => 1;
+
+        [Benchmark]
+        public int Timed() { Spin(); return 1; }
+    }
+
     public class WrongParams
     {
         [Params("ten")]

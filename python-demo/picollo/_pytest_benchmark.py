@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from ._pytest_peer import Metadata, Stats, check_marker, check_pedantic
+from .suite import pause, resume
 
 #: The name the plugin's session state is registered under.
 STATE = "picollo-suite"
@@ -91,7 +92,7 @@ class Benchmark:
         """pytest-benchmark's explicit form: the test calls ``target`` once (after
         ``setup``, whose ``(args, kwargs)`` are the call's where it returns them, and before
         ``teardown(*args, **kwargs)``); the runner measures the same, each call with its
-        setup and teardown (timed with it: the runner times batches of calls). ``rounds``,
+        setup and teardown, which run paused: the figure is the call's alone. ``rounds``,
         ``warmup_rounds`` and ``iterations`` are checked as pytest-benchmark checks them,
         then left to the runner, which chooses its own."""
         check_pedantic(setup, rounds, warmup_rounds, iterations)
@@ -133,11 +134,15 @@ def _prepared(target: Callable[..., Any], args: tuple, kwargs: dict,
               teardown: Optional[Callable[..., Any]]) -> Callable[[], Any]:
     """One call of ``target`` as pytest-benchmark's pedantic makes it: ``setup()`` first,
     whose ``(args, kwargs)`` replace the given ones (TypeError where both are given), and
-    ``teardown(*args, **kwargs)`` after."""
+    ``teardown(*args, **kwargs)`` after, both untimed (`picollo.suite.pause`)."""
 
     def call() -> Any:
         a, kw = args, kwargs
-        prepared = setup() if setup is not None else None
+        pause()  # pause/resume themselves: a `with paused()` block costs 3x as much
+        try:
+            prepared = setup() if setup is not None else None
+        finally:
+            resume()
         if prepared is not None:
             if args or kwargs:
                 raise TypeError("benchmark.pedantic: setup returned the arguments, so args "
@@ -145,7 +150,11 @@ def _prepared(target: Callable[..., Any], args: tuple, kwargs: dict,
             a, kw = prepared
         result = target(*a, **kw)
         if teardown is not None:
-            teardown(*a, **kw)
+            pause()
+            try:
+                teardown(*a, **kw)
+            finally:
+                resume()
         return result
 
     return call

@@ -18,9 +18,10 @@ status 6); the others run on. The runner's report goes to the standard output.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ._errors import check
 from ._handle import Handle
@@ -29,7 +30,7 @@ from ._suite_abi import SUITE_ABI_MINOR, SUITE_SIGNATURES, SuiteP
 from ._text import encode
 from .bench import UNOPTIMIZED, _Work
 
-__all__ = ["Suite", "WORKER_FLAG"]
+__all__ = ["Suite", "WORKER_FLAG", "pause", "paused", "resume"]
 
 #: The flag the runner starts a worker with (the last of its command line).
 WORKER_FLAG = "--picollo-worker"
@@ -37,12 +38,44 @@ WORKER_FLAG = "--picollo-worker"
 _NEEDS = f"suites need a Linux build of ABI 1.{SUITE_ABI_MINOR} or later"
 apply_signatures(SUITE_SIGNATURES, _NEEDS)
 if lib.picollo_abi_version() & 0xFFFF < SUITE_ABI_MINOR:
-    raise ImportError(missing("picollo_suite_set_throughput", _NEEDS))
+    raise ImportError(missing("picollo_suite_pause", _NEEDS))
 
 #: `picollo_suite_main` through `ctypes.PyDLL`, as `bench.run`: the runner keeps the GIL, so
 #: each batch's callback enters Python without taking it again.
 _main = pylib.picollo_suite_main
 _main.restype, _main.argtypes = SUITE_SIGNATURES["picollo_suite_main"]
+
+
+#: `picollo_suite_pause` and `picollo_suite_resume` through `ctypes.PyDLL`: called from a
+#: batch's callback, which holds the GIL, they keep it (no release and take again).
+_pause = pylib.picollo_suite_pause
+_pause.restype, _pause.argtypes = SUITE_SIGNATURES["picollo_suite_pause"]
+_resume = pylib.picollo_suite_resume
+_resume.restype, _resume.argtypes = SUITE_SIGNATURES["picollo_suite_resume"]
+
+
+def pause() -> None:
+    """Stop the clock of the benchmark batch running on this thread: what runs until
+    `resume` (or the batch's end) is left out of its time; perf counters still count it.
+    Pausing while paused does nothing. A pair leaves the cost of two ctypes calls in the
+    figure (docs/suites.md, "Untimed stretches")."""
+    _pause()
+
+
+def resume() -> None:
+    """Start again the clock `pause` stopped; resuming while running does nothing."""
+    _resume()
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """``with paused(): ...``: the block runs untimed (`pause`, then `resume` however it
+    ends)."""
+    _pause()
+    try:
+        yield
+    finally:
+        _resume()
 
 
 class _SuiteWork(_Work):

@@ -9,6 +9,7 @@ use std::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
+use super::pause;
 use crate::error::BenchError;
 use picollo_perf::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
 
@@ -300,13 +301,17 @@ impl<M: Meter, S: Source> Meter for WithSource<M, S> {
 }
 
 /// Time alone, from the time-stamp counter where built (`lfence; rdtsc` … `rdtscp;
-/// lfence`), else the monotonic clock.
+/// lfence`), else the monotonic clock, less the stretches its thread paused
+/// ([`crate::pause`] … [`crate::resume`]).
 #[derive(Debug)]
 pub struct ClockMeter {
     frequency: u64,
     start: u64,
-    /// The reading [`Meter::halt`] took, for the next [`Meter::stop`].
-    end: Option<u64>,
+    /// This thread's paused ticks as the batch started ([`super::pause`]).
+    paused: u64,
+    /// The reading [`Meter::halt`] took and the paused ticks then, for the next
+    /// [`Meter::stop`].
+    end: Option<(u64, u64)>,
 }
 
 impl ClockMeter {
@@ -315,14 +320,22 @@ impl ClockMeter {
         ClockMeter {
             frequency: tick_frequency(),
             start: 0,
+            paused: 0,
             end: None,
         }
     }
 
-    /// Ticks since `start`, in picoseconds.
-    fn elapsed_ps(&self, end: u64) -> u64 {
+    /// The reading that ends a batch, and this thread's paused ticks up to it.
+    fn end_now() -> (u64, u64) {
+        let end = ticks_end();
+        (end, pause::paused_until(end))
+    }
+
+    /// Ticks since `start`, less those paused since, in picoseconds.
+    fn elapsed_ps(&self, (end, paused): (u64, u64)) -> u64 {
+        let left_out = paused.wrapping_sub(self.paused);
         convert_ticks(
-            end.wrapping_sub(self.start),
+            end.wrapping_sub(self.start).saturating_sub(left_out),
             self.frequency,
             1_000_000_000 * SCALE,
         )
@@ -341,12 +354,13 @@ impl Meter for ClockMeter {
     }
 
     fn start(&mut self) -> Result<(), BenchError> {
+        self.paused = pause::started();
         self.start = ticks_begin();
         Ok(())
     }
 
     fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
-        let end = self.end.take().unwrap_or_else(ticks_end);
+        let end = self.end.take().unwrap_or_else(Self::end_now);
         out[0] = Measured {
             value: self.elapsed_ps(end),
             ..Measured::default()
@@ -365,7 +379,7 @@ impl Meter for ClockMeter {
 
     fn halt(&mut self) -> Result<(), BenchError> {
         if self.end.is_none() {
-            self.end = Some(ticks_end());
+            self.end = Some(Self::end_now());
         }
         Ok(())
     }

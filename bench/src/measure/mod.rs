@@ -10,6 +10,7 @@ pub mod engine;
 pub(crate) mod floor;
 pub(crate) mod meter;
 pub mod offsets;
+pub(crate) mod pause;
 pub(crate) mod plan;
 pub(crate) mod result;
 pub(crate) mod rounds;

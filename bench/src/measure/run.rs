@@ -10,8 +10,9 @@ use super::conditions::WarmUp;
 use super::draws::Draws;
 use super::engine::{run_rounds, RoundRobin, Turn};
 use super::floor::{quartile_deviation, resolution};
-use super::meter::{time_index, Measured, Meter, Metric, SCALE};
+use super::meter::{time_index, Measured, Meter, Metric, MetricKind, SCALE};
 use super::offsets::Offsets;
+use super::pause;
 use super::plan::{Plan, MAX_BATCH};
 use super::result::{BenchResult, Parts};
 use super::samples::Samples;
@@ -378,11 +379,34 @@ pub(crate) fn run_watched<M: Meter + ?Sized, F: FnMut(u64)>(
     round_opens: &mut dyn FnMut(usize, usize),
 ) -> Result<BenchResult, BenchError> {
     let c = calibrate(plan, meter)?;
+    let pauses = pause::pauses();
     let mut side = c.side(&mut f, plan.batch.unwrap_or(1));
     let warm = measure_side(plan, meter, &mut side, plan.warmup)?;
     fixed_counts(meter, &mut side, &c.metrics)?;
     let s = sample(plan, meter, &mut side, round_opens)?;
-    Ok(c.result((plan, meter), &side, (warm, None), s))
+    let mut r = c.result((plan, meter), &side, (warm, None), s);
+    if pause::pauses() != pauses {
+        note_paused(&mut r);
+    }
+    Ok(r)
+}
+
+/// The warning of a result whose work paused the clock ([`crate::pause`]) while counters
+/// beside time counted on: they include the paused work.
+fn note_paused(r: &mut BenchResult) {
+    let others = r
+        .metrics
+        .iter()
+        .filter(|m| m.metric.kind != MetricKind::Time);
+    let names: Vec<&str> = others.map(|m| m.metric.name.as_str()).collect();
+    if names.is_empty() {
+        return;
+    }
+    let names = names.join(", ");
+    r.conditions.warnings.push(std::format!(
+        "the benchmark paused its clock: time leaves the paused stretches out, but {names} \
+         count them (read at a batch's ends only)"
+    ));
 }
 
 /// A side of an interleaved comparison, its work behind a reference to `dyn FnMut` (one

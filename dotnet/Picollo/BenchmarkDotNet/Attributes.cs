@@ -132,14 +132,14 @@ namespace Picollo.BenchmarkDotNet.Attributes
     {
     }
 
-    /// <summary>Runs before each batch of calls the runner times, inside the timed call: its
-    /// cost is measured with the batch, spread over the batch's operations.</summary>
+    /// <summary>Runs before each batch of calls the runner times, paused: its time is left
+    /// out of the batch's (perf counters still count its work).</summary>
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = true)]
     public sealed class IterationSetupAttribute : TargetedAttribute
     {
     }
 
-    /// <summary>Runs after each batch of calls the runner times, inside the timed call (see
+    /// <summary>Runs after each batch of calls the runner times, paused (see
     /// <see cref="IterationSetupAttribute"/>).</summary>
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = true)]
     public sealed class IterationCleanupAttribute : TargetedAttribute

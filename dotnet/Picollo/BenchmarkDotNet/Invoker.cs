@@ -2,8 +2,8 @@
 // gives each benchmark its own instance, a benchmark's first call makes an instance, sets
 // the class's parameters and runs its [GlobalSetup]; when the runner moves to another
 // benchmark, that instance's [GlobalCleanup] runs (and again at the end). All of this is
-// outside the timed call, but [IterationSetup] and [IterationCleanup] run inside it, around
-// each batch: the runner times its batches as wholes.
+// left out of the batch's time: the first call's setup, and [IterationSetup] and
+// [IterationCleanup] around each batch, run paused (Suite.Pause; perf counters count them).
 
 using System;
 using System.Collections.Generic;
@@ -54,10 +54,17 @@ namespace Picollo.BenchmarkDotNet
         {
             return k =>
             {
-                if (_active != c) Switch(c);
-                Call(_instance, _before);
+                Suite.Pause();
+                try
+                {
+                    if (_active != c) Switch(c);
+                    Call(_instance, _before);
+                }
+                finally { Suite.Resume(); }
                 Action op = _op;
                 for (ulong i = 0; i < k; i++) op();
+                // The batch ends paused: its time stops here.
+                Suite.Pause();
                 Call(_instance, _after);
             };
         }

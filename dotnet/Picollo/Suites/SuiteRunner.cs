@@ -24,6 +24,22 @@ namespace Picollo.Suites
         {
             return SuiteRunner.Run(typeof(T), args, options);
         }
+
+        /// <summary>Stops the clock of the batch running on this thread: what runs until
+        /// <see cref="Resume"/> (or the batch's end) is left out of its time; perf counters
+        /// still count it. Pausing while paused does nothing. A pair leaves the cost of two
+        /// P/Invoke calls in the figure (docs/suites.md, "Untimed stretches").</summary>
+        public static void Pause()
+        {
+            BenchNative.picollo_suite_pause();
+        }
+
+        /// <summary>Starts again the clock <see cref="Pause"/> stopped; resuming while running
+        /// does nothing.</summary>
+        public static void Resume()
+        {
+            BenchNative.picollo_suite_resume();
+        }
     }
 
     /// <summary>Runs the [Benchmark] methods of a class with the library's runner.</summary>

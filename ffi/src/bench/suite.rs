@@ -222,6 +222,23 @@ pub unsafe extern "C" fn picollo_suite_fail(message: *const c_char) -> picollo_s
     })
 }
 
+/// Stops the clock of the benchmark batch running on this thread: what runs until
+/// `picollo_suite_resume` (or the batch's end) is left out of its time; perf counters still
+/// count it. Pausing while paused does nothing; on a thread that runs no batch it changes
+/// nothing. Never fails (the hot path: one tick read, no panic to cross). ABI 1.28.
+#[no_mangle]
+pub extern "C" fn picollo_suite_pause() {
+    picollo_bench::pause();
+}
+
+/// Starts again the clock `picollo_suite_pause` stopped on this thread; resuming while
+/// running does nothing. A batch that ends paused leaves out up to its end and the next
+/// starts running. Never fails. ABI 1.28.
+#[no_mangle]
+pub extern "C" fn picollo_suite_resume() {
+    picollo_bench::resume();
+}
+
 /// Sets the command that starts this program's suite as a worker for `--against` (`argc`
 /// strings, copied: the program, found as `execvp` finds it, then its arguments;
 /// `--picollo-worker` is added after them): for a suite run by an interpreter, whose
