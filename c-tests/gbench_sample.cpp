@@ -4,7 +4,8 @@
 // c-tests/gbench.sh. GBENCH_SAMPLE_SKIP=1 makes BM_skip call SkipWithError;
 // GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
 // GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime,
-// GBENCH_SAMPLE_PAUSED=1 BM_spin/paused:1 and BM_spin/paused:0 (a 1 ms spin, paused or not). Built with
+// GBENCH_SAMPLE_PAUSED=1 BM_spin/paused:1 and BM_spin/paused:0 (a 1 ms spin, paused or not) and
+// SlowSetUp/Case (a fixture whose SetUp spins 1 ms). Built with
 // -DGBENCH_SAMPLE_OWN_MAIN, its main calls Initialize and RunSpecifiedBenchmarks itself.
 #include <picollo_benchmark.hpp>
 
@@ -157,6 +158,27 @@ static void BM_spin(benchmark::State &state) {
 static int spin = asked("GBENCH_SAMPLE_PAUSED")
                       ? (benchmark::RegisterBenchmark("BM_spin", BM_spin)->ArgName("paused")->Arg(1)->Arg(0), 1)
                       : 0;
+
+// A fixture whose SetUp spins 1 ms: SetUp runs paused, as Google Benchmark leaves it out.
+class SlowSetUp : public benchmark::Fixture {
+public:
+    void SetUp(const benchmark::State &) override {
+        auto start = std::chrono::steady_clock::now();
+        while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(1)) {
+        }
+    }
+
+protected:
+    void BenchmarkCase(benchmark::State &state) override {
+        for (auto _ : state) {
+            benchmark::DoNotOptimize(state.iterations());
+        }
+    }
+};
+static int slow_setup =
+    asked("GBENCH_SAMPLE_PAUSED")
+        ? (benchmark::internal::RegisterBenchmarkInternal(new SlowSetUp)->Name("SlowSetUp/Case"), 1)
+        : 0;
 
 #ifdef GBENCH_SAMPLE_OWN_MAIN
 // A main of its own, as Google Benchmark's docs write one.

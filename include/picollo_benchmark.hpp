@@ -476,7 +476,8 @@ Benchmark *RegisterBenchmark(const std::string &name, Fn &&fn, Extra &&...extra)
         new internal::Benchmark(name, [bound](State &st) mutable { bound(st); }));
 }
 
-// A fixture (`BENCHMARK_F`): SetUp and TearDown run around each batch, inside its time.
+// A fixture (`BENCHMARK_F`): SetUp and TearDown run around each batch, paused (outside its
+// time, as Google Benchmark times a fixture's case alone).
 class Fixture : public internal::Benchmark {
 public:
     Fixture() : internal::Benchmark("", nullptr) {}
@@ -485,9 +486,13 @@ public:
     virtual void SetUp(State &st) { SetUp(const_cast<const State &>(st)); }
     virtual void TearDown(State &st) { TearDown(const_cast<const State &>(st)); }
     void Run(State &st) override {
+        picollo_suite_pause();
         SetUp(st);
+        picollo_suite_resume();
         BenchmarkCase(st);
+        picollo_suite_pause();
         TearDown(st);
+        picollo_suite_resume();
     }
 
 protected:
