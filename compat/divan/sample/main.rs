@@ -104,6 +104,19 @@ fn ignored_attr() {
     ran("ignored_attr");
 }
 
+/// Inputs that take 1 ms each to make, for an operation of almost nothing: `with_inputs`
+/// makes them paused, so the figure leaves the 1 ms out (run with `--ignored`).
+#[divan::bench(ignore)]
+fn slow_inputs(bencher: Bencher) {
+    bencher
+        .with_inputs(|| {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_millis(1) {}
+            7u64
+        })
+        .bench_values(|x| x + 1);
+}
+
 #[divan::bench_group(sample_count = 10)]
 mod group {
     use super::ran;

@@ -3,8 +3,10 @@
 //! Picollo's runner times whole batches: it calls a benchmark's work with `k`, the
 //! operations of the batch, and times the call. The benchmark function is that work: each
 //! batch calls it, and its `bench` runs the closure `k` times. So what the function does
-//! before `bench` (its setup), and the inputs `with_inputs` makes, are timed with the
-//! batch, once for `k` operations; see the guide (docs/bring-your-suite.md).
+//! before `bench` (its setup) is timed with the batch, once for `k` operations; the inputs
+//! `with_inputs` makes, and their drop after `bench_refs`, run paused
+//! ([`picollo_bench::paused`]), outside the batch's time, as divan leaves them out; see the
+//! guide (docs/bring-your-suite.md).
 
 use std::marker::PhantomData;
 
@@ -115,8 +117,9 @@ impl<'a, 'b, I, G: FnMut() -> I> Bencher<'a, 'b, BencherConfig<G>> {
         self
     }
 
-    /// The batch's inputs, made before its first operation (timed with the batch).
+    /// The batch's inputs, made before its first operation, paused (outside its time).
     fn inputs(&mut self) -> Vec<I> {
+        let _untimed = picollo_bench::paused();
         let ops = self.state.ops();
         (0..ops).map(|_| (self.config.make)()).collect()
     }
@@ -145,6 +148,7 @@ impl<'a, 'b, I, G: FnMut() -> I> Bencher<'a, 'b, BencherConfig<G>> {
         for input in &mut inputs {
             black_box(benched(input));
         }
+        let _untimed = picollo_bench::paused();
         drop(inputs);
     }
 }

@@ -68,9 +68,9 @@ fn scratch(name: &str) -> PathBuf {
 fn list_names_each_benchmark_as_divan_does() {
     assert_eq!(listed(&sample(&["--list"])), NAMES);
     let ignored = listed(&sample(&["--list", "--ignored"]));
-    assert_eq!(ignored, ["ignored_attr", "ignored_opt"]);
+    assert_eq!(ignored, ["ignored_attr", "ignored_opt", "slow_inputs"]);
     let all = listed(&sample(&["--list", "--include-ignored"]));
-    assert_eq!(all.len(), NAMES.len() + 2);
+    assert_eq!(all.len(), NAMES.len() + 3);
 }
 
 #[test]
@@ -202,4 +202,23 @@ fn a_benchmark_that_panics_fails_the_run() {
         let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
         assert!(all.contains("asked to panic"), "{all}");
     }
+}
+
+/// `with_inputs` makes its inputs paused: inputs of 1 ms each, for an operation of almost
+/// nothing, leave a median far below 1 ms (it fails for correct code only where the few
+/// timed instructions took 100 µs at the median).
+#[test]
+fn inputs_are_made_outside_the_time() {
+    let args = ["--bench", "--ignored", "--exact", "slow_inputs"];
+    let more = ["--budget", "0.1", "--warmup", "0.02", "--counters", "none"];
+    let out = sample(&[&args[..], &more[..]].concat());
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let p50: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("slow_inputs: time P50="))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no P50 in {text}"));
+    assert!(p50 < 100_000.0, "P50 {p50} ns: the inputs' 1 ms was timed");
 }
