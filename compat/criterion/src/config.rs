@@ -26,35 +26,9 @@ impl Default for Criterion {
     }
 }
 
-/// Builders accepted and ignored: Picollo's runner chooses these ([module docs](self)).
-macro_rules! ignored {
-    ($($(#[$doc:meta])* $name:ident($arg:ty);)+) => {
-        $(
-            $(#[$doc])*
-            #[must_use]
-            pub fn $name(self, _: $arg) -> Self {
-                self
-            }
-        )+
-    };
-}
-
 impl<M: Measurement> Criterion<M> {
-    ignored! {
-        /// Accepted, ignored: the sample count follows from `--budget`.
-        sample_size(usize);
-        /// Accepted, ignored: `--warmup SECS` sets the warm-up of a run.
-        warm_up_time(Duration);
-        /// Accepted, ignored: `--budget SECS` sets the time of a run's benchmarks.
-        measurement_time(Duration);
-        /// Accepted, ignored: Picollo's verdicts do not resample.
-        nresamples(usize);
-        /// Accepted, ignored: `--threshold PERCENT` sets it for a run.
-        noise_threshold(f64);
-        /// Accepted, ignored: verdicts are judged at 99 %.
-        confidence_level(f64);
-        /// Accepted, ignored: verdicts are judged at 99 %.
-        significance_level(f64);
+    run_settings! {
+        by_value
         /// Accepted, ignored: the reports choose their own colors.
         with_output_color(bool);
     }

@@ -13,18 +13,6 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
     throughput: Option<Throughput>,
 }
 
-/// Builders accepted and ignored: Picollo's runner chooses these ([`Criterion`]'s docs).
-macro_rules! ignored {
-    ($($(#[$doc:meta])* $name:ident($arg:ty);)+) => {
-        $(
-            $(#[$doc])*
-            pub fn $name(&mut self, _: $arg) -> &mut Self {
-                self
-            }
-        )+
-    };
-}
-
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     pub(crate) fn new(criterion: &'a mut Criterion<M>, name: String) -> Self {
         BenchmarkGroup {
@@ -34,21 +22,8 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         }
     }
 
-    ignored! {
-        /// Accepted, ignored: the sample count follows from `--budget`.
-        sample_size(usize);
-        /// Accepted, ignored: `--warmup SECS` sets the warm-up of a run.
-        warm_up_time(Duration);
-        /// Accepted, ignored: `--budget SECS` sets the time of a run's benchmarks.
-        measurement_time(Duration);
-        /// Accepted, ignored: Picollo's verdicts do not resample.
-        nresamples(usize);
-        /// Accepted, ignored: `--threshold PERCENT` sets it for a run.
-        noise_threshold(f64);
-        /// Accepted, ignored: verdicts are judged at 99 %.
-        confidence_level(f64);
-        /// Accepted, ignored: verdicts are judged at 99 %.
-        significance_level(f64);
+    run_settings! {
+        by_ref
         /// Accepted, ignored: the runner chooses its batches.
         sampling_mode(SamplingMode);
         /// Accepted, ignored: Picollo writes its own HTML page.

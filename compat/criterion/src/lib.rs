@@ -28,6 +28,53 @@
 //! criterion_main!(benches);
 //! ```
 
+/// Builders accepted and ignored, as Picollo's runner chooses what they set ([`Criterion`]'s
+/// docs): `by_value` writes [`Criterion`]'s (`self` in, `Self` out), `by_ref` a group's.
+macro_rules! ignored {
+    (by_value $($(#[$doc:meta])* $name:ident($arg:ty);)+) => {
+        $(
+            $(#[$doc])*
+            #[must_use]
+            pub fn $name(self, _: $arg) -> Self {
+                self
+            }
+        )+
+    };
+    (by_ref $($(#[$doc:meta])* $name:ident($arg:ty);)+) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(&mut self, _: $arg) -> &mut Self {
+                self
+            }
+        )+
+    };
+}
+
+/// The settings both [`Criterion`] and a [`BenchmarkGroup`] take, ignored (`$how` as for
+/// `ignored!`), then `$more` of the caller's own.
+macro_rules! run_settings {
+    ($how:ident $($more:tt)*) => {
+        ignored! {
+            $how
+            /// Accepted, ignored: the sample count follows from `--budget`.
+            sample_size(usize);
+            /// Accepted, ignored: `--warmup SECS` sets the warm-up of a run.
+            warm_up_time(Duration);
+            /// Accepted, ignored: `--budget SECS` sets the time of a run's benchmarks.
+            measurement_time(Duration);
+            /// Accepted, ignored: Picollo's verdicts do not resample.
+            nresamples(usize);
+            /// Accepted, ignored: `--threshold PERCENT` sets it for a run.
+            noise_threshold(f64);
+            /// Accepted, ignored: verdicts are judged at 99 %.
+            confidence_level(f64);
+            /// Accepted, ignored: verdicts are judged at 99 %.
+            significance_level(f64);
+            $($more)*
+        }
+    };
+}
+
 pub mod args;
 mod bencher;
 mod clock;
