@@ -213,6 +213,10 @@ fn two_copies_of_the_sample_compared_through_against_pass_the_gate() {
         "0.02",
         "--processes",
         "1",
+        // One process a side does not sample placement (a few in 100 A/A comparisons at
+        // 3 % on a 2-core VM): 25 % keeps the gate's exit 0 a check of the plumbing.
+        "--threshold",
+        "25",
         "--out",
         out.to_str().unwrap(),
         "--exact",
