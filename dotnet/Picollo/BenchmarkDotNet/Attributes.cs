@@ -4,6 +4,7 @@
 // that change what runs; Ignored.cs holds those accepted and ignored.
 
 using System;
+using Picollo.BenchmarkDotNet.Configs;
 
 namespace Picollo.BenchmarkDotNet.Attributes
 {
@@ -27,7 +28,8 @@ namespace Picollo.BenchmarkDotNet.Attributes
         public string Description { get; set; }
 
         /// <summary>The operations one call does: each result then carries the rate of
-        /// <c>n</c> elements a call (its time stays the call's).</summary>
+        /// <c>n</c> elements a call, operations a second (its time stays the call's: the time
+        /// of one operation is the rate's inverse).</summary>
         public int OperationsPerInvoke { get; set; }
     }
 
@@ -144,6 +146,43 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = true)]
     public sealed class IterationCleanupAttribute : TargetedAttribute
     {
+    }
+
+    /// <summary>The type arguments of a generic benchmark class: each attribute makes one
+    /// closed class, whose benchmarks are named with them (<c>Sorts&lt;Int32&gt;.Sort</c>).</summary>
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = true, Inherited = false)]
+    public sealed class GenericTypeArgumentsAttribute : Attribute
+    {
+        /// <summary>The class's type arguments, in its type parameters' order.</summary>
+        public GenericTypeArgumentsAttribute(params Type[] genericTypeArguments) { GenericTypeArguments = genericTypeArguments ?? new Type[0]; }
+
+        /// <summary>The type arguments.</summary>
+        public Type[] GenericTypeArguments { get; private set; }
+    }
+
+    /// <summary>The config of a class (or assembly): an instance of
+    /// <paramref name="configType"/>, a class with a parameterless constructor implementing
+    /// IConfig (usually deriving from ManualConfig), made when the run starts. Its filters
+    /// select; what Picollo ignores of it is named in a note.</summary>
+    [AttributeUsage(AttributeTargets.Class | AttributeTargets.Assembly, AllowMultiple = true, Inherited = true)]
+    public sealed class ConfigAttribute : Attribute, IConfigSource
+    {
+        readonly Type _type;
+
+        /// <summary>The config an instance of <paramref name="configType"/> is.</summary>
+        public ConfigAttribute(Type configType) { _type = configType; }
+
+        /// <summary>A new instance of the config's class; InvalidOperationException where it
+        /// is not an IConfig.</summary>
+        public IConfig Config
+        {
+            get
+            {
+                if (_type == null || !typeof(IConfig).IsAssignableFrom(_type) || _type.IsAbstract)
+                    throw new InvalidOperationException((_type == null ? "null" : _type.Name) + " is not a class implementing IConfig (derive it from ManualConfig)");
+                return (IConfig)Activator.CreateInstance(_type, true);
+            }
+        }
     }
 
     /// <summary>The categories of a benchmark (or of every benchmark of a class), which

@@ -79,13 +79,6 @@ namespace Picollo.BenchmarkDotNet.Attributes
         public InProcessAttribute(bool dontLogOutput = false) { }
     }
 
-    /// <summary>Ignored: a BenchmarkDotNet config sets jobs, columns and exporters, which
-    /// Picollo's runner decides by its flags.</summary>
-    public sealed class ConfigAttribute : AcceptedAndIgnoredAttribute
-    {
-        public ConfigAttribute(Type configType) { }
-    }
-
     /// <summary>Ignored (see <see cref="SimpleJobAttribute"/>).</summary>
     public sealed class WarmupCountAttribute : AcceptedAndIgnoredAttribute
     {
