@@ -278,7 +278,8 @@ namespace Samples
 #if BAD
             else if (only == "Configured") // the entry point's filter joins the class's: B1 alone
                 BenchmarkRunner.Run<Tagged>(ManualConfig.Create(DefaultConfig.Instance).AddJob(Job.Dry)
-                    .AddFilter(new AnyCategoriesFilter(new[] { "b" })).WithOptions(ConfigOptions.JoinSummary), args);
+                    .AddFilter(new AnyCategoriesFilter(new[] { "b" })).WithOptions(ConfigOptions.JoinSummary)
+                    .WithArtifactsPath("configured"), args);
             else if (only == "Switched") // a fluent config on DefaultConfig.Instance, given to the switcher
                 BenchmarkSwitcher.FromTypes(new[] { typeof(Tagged), typeof(Boxes<>) })
                     .Run(args, DefaultConfig.Instance.AddFilter(new DisjunctionFilter(new NameFilter(n => n.StartsWith("A")), new NameFilter(n => n == "Make")))
