@@ -39,6 +39,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Field | AttributeTargets.Property, AllowMultiple = false, Inherited = true)]
     public sealed class ParamsAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The member's values, each of its type.</summary>
         public ParamsAttribute(params object[] values) { Values = values ?? new object[] { null }; }
 
@@ -52,6 +55,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Field | AttributeTargets.Property, AllowMultiple = false, Inherited = true)]
     public sealed class ParamsSourceAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The values of the member <paramref name="name"/> gives.</summary>
         public ParamsSourceAttribute(string name) { Name = name; }
 
@@ -71,6 +77,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Field | AttributeTargets.Property, AllowMultiple = false, Inherited = true)]
     public sealed class ParamsAllValuesAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
     }
 
     /// <summary>One benchmark of its method for these arguments, one value a parameter.
@@ -78,6 +87,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = true)]
     public sealed class ArgumentsAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The method's arguments, in its parameters' order.</summary>
         public ArgumentsAttribute(params object[] values) { Values = values ?? new object[] { null }; }
 
@@ -91,6 +103,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = false, Inherited = true)]
     public sealed class ArgumentsSourceAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The arguments the member <paramref name="name"/> gives.</summary>
         public ArgumentsSourceAttribute(string name) { Name = name; }
 

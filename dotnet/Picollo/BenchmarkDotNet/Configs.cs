@@ -15,6 +15,7 @@ using Picollo.BenchmarkDotNet.Exporters;
 using Picollo.BenchmarkDotNet.Filters;
 using Picollo.BenchmarkDotNet.Jobs;
 using Picollo.BenchmarkDotNet.Loggers;
+using Picollo.BenchmarkDotNet.Reports;
 using Picollo.BenchmarkDotNet.Validators;
 
 namespace Picollo.BenchmarkDotNet.Configs
@@ -89,6 +90,30 @@ namespace Picollo.BenchmarkDotNet.Configs
         /// <summary>The folder of the outputs: the runner's <c>--out</c> (the command
         /// line's <c>--artifacts</c> or <c>--out</c> wins); null: the runner's default.</summary>
         public string ArtifactsPath { get; set; }
+
+        /// <summary>How the summary's table looks (ignored, named in the run's note).</summary>
+        public SummaryStyle SummaryStyle
+        {
+            get { return _summaryStyle; }
+            set
+            {
+                _summaryStyle = value;
+                Ignore(Part.Column, new[] { value });
+            }
+        }
+
+        SummaryStyle _summaryStyle;
+
+        /// <summary>Sets <see cref="SummaryStyle"/> (ignored, named in the note).</summary>
+        public ManualConfig WithSummaryStyle(SummaryStyle summaryStyle)
+        {
+            SummaryStyle = summaryStyle;
+            return this;
+        }
+
+        /// <summary>The culture of the summary's numbers (ignored: Picollo writes them in the
+        /// invariant culture).</summary>
+        public System.Globalization.CultureInfo CultureInfo { get; set; }
 
         /// <summary>The options set (ignored, named in the run's note).</summary>
         public ConfigOptions Options { get; private set; }
@@ -220,6 +245,7 @@ namespace Picollo.BenchmarkDotNet.Configs
         public static ManualConfig WithOptions(this IConfig config, ConfigOptions options) { return ManualConfig.Create(config).WithOptions(options); }
         public static ManualConfig WithOption(this IConfig config, ConfigOptions option, bool value) { return ManualConfig.Create(config).WithOption(option, value); }
         public static ManualConfig WithArtifactsPath(this IConfig config, string artifactsPath) { return ManualConfig.Create(config).WithArtifactsPath(artifactsPath); }
+        public static ManualConfig WithSummaryStyle(this IConfig config, SummaryStyle summaryStyle) { return ManualConfig.Create(config).WithSummaryStyle(summaryStyle); }
         public static ManualConfig WithUnionRule(this IConfig config, ConfigUnionRule unionRule) { return ManualConfig.Create(config).WithUnionRule(unionRule); }
         public static ManualConfig KeepBenchmarkFiles(this IConfig config, bool value = true) { return config.WithOption(ConfigOptions.KeepBenchmarkFiles, value); }
         public static ManualConfig StopOnFirstError(this IConfig config, bool value = true) { return config.WithOption(ConfigOptions.StopOnFirstError, value); }

@@ -10,7 +10,7 @@ using Picollo.BenchmarkDotNet.Attributes;
 namespace Picollo.BenchmarkDotNet
 {
     /// <summary>A kind of thing a config holds that Picollo ignores.</summary>
-    internal enum Part { Job, Column, Exporter, Diagnoser, Logger, Analyser, Validator, Option }
+    internal enum Part { Job, Column, Order, Exporter, Diagnoser, Logger, Analyser, Validator, Option }
 
     internal sealed class Notes
     {
@@ -18,6 +18,7 @@ namespace Picollo.BenchmarkDotNet
         {
             { Part.Job, new[] { "jobs", "the runner decides how long and how often a benchmark runs (--budget, --warmup, --rounds, --processes), in this process's runtime" } },
             { Part.Column, new[] { "columns", "Picollo's report and results.json carry their own figures (--verbose prints the percentiles)" } },
+            { Part.Order, new[] { "orderers", "Picollo's report lists the benchmarks in the order they ran" } },
             { Part.Exporter, new[] { "exporters", "results.json is always written under --out; --export FORMAT=PATH and --summary write the other formats" } },
             { Part.Diagnoser, new[] { "diagnosers", "Picollo reads time and the CPU's counters (--counters), not allocations" } },
             { Part.Logger, new[] { "loggers", "Picollo prints to the standard output and error" } },
@@ -57,8 +58,11 @@ namespace Picollo.BenchmarkDotNet
         static Part KindOf(string name)
         {
             if (name.Contains("Exporter")) return Part.Exporter;
-            if (name.Contains("Diagnoser")) return Part.Diagnoser;
-            if (name.Contains("Column") || name == "GroupBenchmarksBy") return Part.Column;
+            if (name.Contains("Diagnoser") || name == "HardwareCounters") return Part.Diagnoser;
+            if (name.Contains("Logger")) return Part.Logger;
+            if (name == "Orderer") return Part.Order;
+            if (name == "KeepBenchmarkFiles" || name == "StopOnFirstError") return Part.Option;
+            if (name.Contains("Column") || name == "GroupBenchmarksBy" || name == "OperationsPerSecond") return Part.Column;
             return Part.Job;
         }
     }

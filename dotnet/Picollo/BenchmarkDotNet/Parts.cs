@@ -61,6 +61,9 @@ namespace Picollo.BenchmarkDotNet.Jobs
         public Job WithGcForce(bool value) { return this; }
         public Job WithBaseline(bool value) { return this; }
         public Job AsBaseline() { return this; }
+        public Job WithLargeAddressAware(bool value = true) { return this; }
+        public Job WithPowerPlan(PowerPlan powerPlan) { return this; }
+        public Job WithPowerPlan(Guid powerPlanGuid) { return this; }
         public Job AsDefault(bool value = true) { return this; }
 
         Job Renamed(string setting) { return setting == null ? this : new Job(Id + "-" + setting, this); }
@@ -93,6 +96,9 @@ namespace Picollo.BenchmarkDotNet.Environments
 {
     /// <summary>The JIT a job names (ignored).</summary>
     public enum Jit { Default, LegacyJit, RyuJit, Llvm }
+
+    /// <summary>The Windows power plan a job names (ignored).</summary>
+    public enum PowerPlan { HighPerformance, PowerSaver, Balanced, UltimatePerformance, UserPowerPlan }
 
     /// <summary>The platform a job names (ignored).</summary>
     public enum Platform { AnyCpu, X86, X64, Arm, Arm64, Wasm, S390x, LoongArch64, Armv6, Ppc64le, RiscV64 }
@@ -151,6 +157,18 @@ namespace Picollo.BenchmarkDotNet.Columns
         /// <summary>The column's title.</summary>
         string ColumnName { get; }
     }
+
+    /// <summary>The names of BenchmarkDotNet's columns, as [HideColumns] takes them (ignored).</summary>
+    public static class Column
+    {
+        public const string Namespace = "Namespace", Type = "Type", Method = "Method", Job = "Job", Mean = "Mean", Error = "Error",
+            StdDev = "StdDev", StdErr = "StdErr", Median = "Median", Min = "Min", Max = "Max", Q1 = "Q1", Q3 = "Q3", Iterations = "Iterations",
+            OperationPerSecond = "Op/s", Gen0 = "Gen0", Gen1 = "Gen1", Gen2 = "Gen2", Allocated = "Allocated", AllocRatio = "Alloc Ratio",
+            Ratio = "Ratio", RatioSD = "RatioSD", Rank = "Rank", Categories = "Categories", Baseline = "Baseline";
+    }
+
+    /// <summary>How BenchmarkDotNet writes a ratio (ignored).</summary>
+    public enum RatioStyle { Value, Percentage, Trend }
 
     /// <summary>A source of columns (ignored, see <see cref="IColumn"/>).</summary>
     public interface IColumnProvider
@@ -437,5 +455,25 @@ namespace Picollo.BenchmarkDotNet.Validators
     public static class BaselineValidator
     {
         public static readonly IValidator FailOnError = NamedValidator.Of("BaselineValidator.FailOnError");
+    }
+}
+
+namespace Picollo.BenchmarkDotNet.Reports
+{
+    /// <summary>How BenchmarkDotNet formats its summary's table (ignored: Picollo's report
+    /// has its own form). Its settings can be chained so that a config compiles.</summary>
+    public sealed class SummaryStyle
+    {
+        SummaryStyle() { }
+
+        /// <summary>The default style.</summary>
+        public static readonly SummaryStyle Default = new SummaryStyle();
+
+        public SummaryStyle WithRatioStyle(Picollo.BenchmarkDotNet.Columns.RatioStyle ratioStyle) { return this; }
+        public SummaryStyle WithMaxParameterColumnWidth(int width) { return this; }
+        public SummaryStyle WithCultureInfo(System.Globalization.CultureInfo cultureInfo) { return this; }
+
+        /// <summary>Its name, as the run's note prints it.</summary>
+        public override string ToString() { return "SummaryStyle"; }
     }
 }
