@@ -54,7 +54,7 @@ namespace Picollo.BenchmarkDotNet
             if (!type.IsGenericTypeDefinition) return new List<Type> { type };
             var given = type.GetCustomAttributes(typeof(GenericTypeArgumentsAttribute), false).Cast<GenericTypeArgumentsAttribute>().ToList();
             if (given.Count == 0)
-                throw new SuiteUsageException(Names.BareName(type) + ": a generic class without [GenericTypeArguments(typeof(...))]; give one a closed class");
+                throw new SuiteUsageException(Names.BareName(type) + ": a generic class without [GenericTypeArguments(typeof(...))]; give it one a closed class");
             return given.Select(g =>
             {
                 try { return type.MakeGenericType(g.GenericTypeArguments); }
