@@ -16,7 +16,8 @@ id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` me
 whose rate the runner reports.
 
 A test file written for pytest-benchmark runs unchanged (docs/bring-your-suite.md):
-``benchmark.pedantic``, ``extra_info``, ``group``, ``stats``, the ``benchmark`` marker and the
+``benchmark.pedantic``, ``extra_info``, ``group``, ``stats`` (Picollo's measurement of the
+call, made when the test reads it: `picollo._pytest_stats`), the ``benchmark`` marker and the
 ``--benchmark-*`` options (`picollo._pytest_peer`). Where pytest-benchmark is installed too,
 this plugin's fixture is the run's unless ``--picollo-fixture=pytest-benchmark`` (or the
 ``picollo_fixture`` ini key) hands it back; the workers of ``--picollo-against`` use this one.
@@ -174,6 +175,14 @@ class _Session:
             or opt.picollo_against or getattr(opt, "benchmark_enable", False))
         if opt.picollo_against:
             _check_against(config, Path(opt.picollo_against))
+        #: Whether ``benchmark.stats`` is a measurement: not in a worker, whose tests only
+        #: register their benchmarks, nor where pytest-benchmark would not measure.
+        self.stats_measured = not self.worker and peer.stats_measured(opt)
+        if self.owner == "picollo" and self.stats_measured:
+            try:
+                peer.stats_budget(opt)
+            except ValueError as e:
+                raise pytest.UsageError(str(e)) from None
         self.suite: Optional[Suite] = None
         if self.measures or self.worker:
             self.suite = Suite("pytest")

@@ -71,6 +71,93 @@ def test_a_pytest_benchmark_file_is_measured_its_extra_info_and_group_in_the_jso
     assert commands["test_peer.py::test_plain_call"]["group"] is None
 
 
+STATS = """import time
+
+import pytest
+
+SPIN = 0.002
+
+
+def spin():
+    end = time.perf_counter() + SPIN
+    while time.perf_counter() < end:
+        pass
+    return "spun"
+
+
+def test_measured(benchmark):
+    assert benchmark.stats is None
+    assert benchmark(spin) == "spun"
+    stats = benchmark.stats
+    print("measured rounds:", stats["rounds"])
+    assert stats is benchmark.stats
+    for key in stats.stats.fields:
+        assert stats[key] == getattr(stats.stats, key), key
+    assert stats["rounds"] > 1 and stats["iterations"] == 1
+    assert stats["min"] <= stats["q1"] <= stats["median"] <= stats["q3"] <= stats["max"]
+    assert stats["ld15iqr"] <= stats["median"] <= stats["hd15iqr"]
+    assert stats["iqr"] == pytest.approx(stats["q3"] - stats["q1"])
+    # Every call spins SPIN by perf_counter: 0.1 % below it allows for the histogram's
+    # precision (0.006 %) and the clock reads the harness subtracts (tens of ns).
+    for key in ("median", "mean"):
+        assert 0.999 * SPIN <= stats[key] < 50 * SPIN, (key, stats[key])
+    assert stats["ops"] == pytest.approx(1 / stats["mean"])
+    assert stats["total"] == pytest.approx(stats["mean"] * stats["rounds"])
+    assert stats["outliers"] == f"{stats['stddev_outliers']};{stats['iqr_outliers']}"
+    assert 0 <= stats["iqr_outliers"] < stats["rounds"]
+    with pytest.raises(AttributeError, match="keeps the samples in a histogram"):
+        stats["data"]
+    assert stats.get("data", "none") == "none"
+
+
+@pytest.mark.benchmark(max_time=0.02)
+def test_short(benchmark):
+    benchmark.pedantic(spin, setup=lambda: None)
+    print("short rounds:", benchmark.stats["rounds"])
+
+
+def test_disabled(benchmark):
+    assert benchmark(spin) == "spun"
+    stats = benchmark.stats
+    assert stats["rounds"] == 1 and stats["iterations"] == 1 and stats["data"] == [stats["min"]]
+    assert SPIN <= stats["min"] == stats["median"] == stats["mean"] == stats["max"] < 50 * SPIN
+"""
+
+
+def stats_checkout(root: Path) -> Path:
+    folder = root / "stats"
+    folder.mkdir()
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    (folder / "test_stats.py").write_text(STATS)
+    return folder
+
+
+def test_stats_after_the_call_are_picollos_measurement_within_the_budget(tmp_path):
+    folder = stats_checkout(tmp_path)
+    r = pytest_in(folder, "-s", "-k", "not disabled", "--picollo-bench", *TINY)
+    assert r.returncode == 0 and "2 passed" in r.stdout, text(r)
+    # A sample spins at least SPIN of wall time, and sampling stops once the budget is
+    # spent: at most budget / SPIN + 1 samples (--picollo-budget 0.1, the marker's 0.02).
+    rounds = int(re.search(r"measured rounds: (\d+)", r.stdout).group(1))
+    assert 1 < rounds <= 0.1 / 0.002 + 1, text(r)
+    short = int(re.search(r"short rounds: (\d+)", r.stdout).group(1))
+    assert 1 <= short <= 0.02 / 0.002 + 1, text(r)
+    # The runner still measures both after the tests.
+    summary = r.stdout[r.stdout.index("picollo: exit status 0"):]
+    measured = sorted(re.findall(r"^(test_stats\.py::\S+): time P50=", summary, re.M))
+    assert measured == ["test_stats.py::test_measured", "test_stats.py::test_short"], text(r)
+
+
+def test_stats_under_benchmark_disable_hold_the_tests_call(tmp_path):
+    folder = stats_checkout(tmp_path)
+    r = pytest_in(folder, "-k", "disabled", "--benchmark-disable")
+    assert r.returncode == 0 and "1 passed" in r.stdout, text(r)
+    # (pytest-benchmark's plugin, where loaded, refuses it itself.)
+    r = pytest_in(folder, "-p", "no:benchmark", "--benchmark-max-time=soon")
+    assert r.returncode == 4, text(r)
+    assert "--benchmark-max-time: a number of seconds above 0, not 'soon'" in r.stderr, text(r)
+
+
 PLAIN = "def test_plain():\n    assert True\n"
 
 
