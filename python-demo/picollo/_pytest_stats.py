@@ -56,16 +56,18 @@ class Stats:
         outliers (whole buckets: to the histogram's precision, as every figure here)."""
         summary = h.summary()
         low, q1, median, q3, high = (p.value for p in h.percentiles([0, 25, 50, 75, 100]))
-        iqr, mean, stddev = q3 - q1, summary.mean, summary.stdev
+        iqr, mean, n = q3 - q1, summary.mean, summary.total
+        # pytest-benchmark's is the sample's (n - 1), the histogram's the population's (n).
+        stddev = summary.stdev * math.sqrt(n / (n - 1)) if n > 1 else 0.0
         fences = (q1 - 1.5 * iqr, q3 + 1.5 * iqr)
         ld15iqr, hd15iqr = _within(h, *fences)
-        iqr_outliers = _outside(h, summary.total, *fences)
-        stddev_outliers = _outside(h, summary.total, mean - stddev, mean + stddev)
+        iqr_outliers = _outside(h, n, *fences)
+        stddev_outliers = _outside(h, n, mean - stddev, mean + stddev)
         ps = {"min": low, "max": high, "mean": mean, "stddev": stddev, "median": median,
               "q1": q1, "q3": q3, "iqr": iqr, "ld15iqr": ld15iqr, "hd15iqr": hd15iqr,
-              "total": mean * summary.total}
+              "total": mean * n}
         figures: dict[str, Any] = {k: v * PICOSECOND for k, v in ps.items()}
-        figures.update(rounds=summary.total, iqr_outliers=iqr_outliers,
+        figures.update(rounds=n, iqr_outliers=iqr_outliers,
                        stddev_outliers=stddev_outliers,
                        outliers=f"{stddev_outliers};{iqr_outliers}",
                        ops=1 / figures["mean"] if figures["mean"] else math.inf)

@@ -158,6 +158,38 @@ def test_stats_under_benchmark_disable_hold_the_tests_call(tmp_path):
     assert "--benchmark-max-time: a number of seconds above 0, not 'soon'" in r.stderr, text(r)
 
 
+#: Samples in picoseconds whose quartiles lie inside runs of equal values (so that
+#: pytest-benchmark's interpolated quartiles and the histogram's percentiles agree), with an
+#: outlier below and two above the fences.
+SAMPLES = [500] + [1000] * 30 + [1100] * 40 + [1200] * 30 + [5000] * 2
+
+
+@pytest.mark.skipif(not PEER, reason="LOUD SKIP: pytest-benchmark is not installed (pip "
+                    "install -r python-demo/requirements.txt): its figures are not compared")
+def test_stats_of_a_histogram_are_pytest_benchmarks_figures_of_its_samples():
+    from pytest_benchmark.stats import Stats as Peer
+
+    from picollo import Histogram
+    from picollo._pytest_stats import Stats
+
+    h, peer = Histogram(relative_error=0.001), Peer()
+    for v in SAMPLES:
+        h.record(v)
+        peer.update(v * 1e-12)
+    ours = Stats.of_histogram(h)
+    for field in Stats.fields:
+        expected = getattr(peer, field)
+        if isinstance(expected, float):  # to the histogram's precision, q3's for the iqr
+            error = 2e-3 * (peer.q3 if field == "iqr" else expected)
+            assert getattr(ours, field) == pytest.approx(expected, abs=error), field
+        else:
+            assert getattr(ours, field) == expected, field
+    one = Stats.of_call(0.25)
+    peer = Peer()
+    peer.update(0.25)
+    assert one.as_dict() == peer.as_dict() and one.data == [0.25]
+
+
 PLAIN = "def test_plain():\n    assert True\n"
 
 
