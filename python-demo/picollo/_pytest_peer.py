@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 from importlib import metadata
-from typing import Any, Optional
+from typing import Any, Container, Optional
 
 #: pytest-benchmark's plugin: its entry point's name (``-p no:benchmark`` blocks it) and its
 #: module's (``-p pytest_benchmark.plugin`` loads it by that name).
@@ -173,3 +173,25 @@ def seconds(value: Any, what: str) -> float:
     if isinstance(value, bool) or not (math.isfinite(v) and v > 0):
         raise ValueError(f"{what}: a number of seconds above 0, not {value!r}")
     return v
+
+
+def group_lines(document: Optional[dict], groups: dict[str, Optional[str]]) -> list[str]:
+    """A line a group of the benchmarks that the runner's results ``document`` holds, where
+    ``groups`` (benchmark name: its marker's ``group=``) gives them one: ``group NAME:
+    BENCHMARK, ...``, the groups and their benchmarks in order of names (none without a
+    document)."""
+    commands = (document or {}).get("commands", [])
+    measured = {command_benchmark(c.get("name", ""), groups) for c in commands}
+    members: dict[str, list[str]] = {}
+    for name in sorted(n for n in groups if n in measured and groups[n] is not None):
+        members.setdefault(str(groups[name]), []).append(name)
+    return [f"group {g}: {', '.join(members[g])}" for g in sorted(members)]
+
+
+def command_benchmark(command: str, names: Container[str]) -> Optional[str]:
+    """The benchmark of ``names`` that a command of the runner's results document measured:
+    the command's name, or under ``--against`` the name and its side, ``NAME (head)``."""
+    if command in names:
+        return command
+    name, side, _ = command.rpartition(" (")
+    return name if side and command.endswith(")") and name in names else None

@@ -31,6 +31,7 @@ import os
 import shlex
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -187,6 +188,8 @@ class _Session:
         if self.measures or self.worker:
             self.suite = Suite("pytest")
         self.report: Optional[tuple[int, str, str]] = None
+        #: The lines of pytest-benchmark's groups of the benchmarks measured (`group_lines`).
+        self.groups: list[str] = []
         #: The benchmark each running test called, by node id, until its test ends.
         self.called: dict[str, Benchmark] = {}
         #: The benchmarks registered, by the name the runner measures them under.
@@ -239,9 +242,12 @@ class _Session:
             from .suite_worker import serve
             serve(self.suite)
             return
+        started = time.time()
         status, out, err = _captured(lambda: self.suite.main(self._runner_args()))
+        document = self._document(started)
         self.report = (status, out, err)
-        self._write_json()
+        self.groups = peer.group_lines(document, {n: b.group for n, b in self.registered.items()})
+        self._write_json(document)
         if status != 0 and session.exitstatus == 0:
             session.exitstatus = status
 
@@ -262,16 +268,22 @@ class _Session:
             args += ["--against", self._against(Path(opt.picollo_against))]
         return args + shlex.split(opt.picollo_args)
 
-    def _write_json(self) -> None:
+    def _document(self, started: float) -> Optional[dict]:
+        """The runner's results document, where this run (since ``started``) wrote one."""
+        results = Path(str(self.config.rootpath)) / ".picollo" / "pytest" / "results.json"
+        if not results.is_file() or results.stat().st_mtime < started:
+            return None
+        return json.loads(results.read_text())
+
+    def _write_json(self, document: Optional[dict]) -> None:
         """``--benchmark-json PATH``: the runner's results document, each benchmark's
         ``extra_info`` and ``group`` added to its command (where the run wrote one)."""
         path = peer.json_path(self.config.option)
-        results = Path(str(self.config.rootpath)) / ".picollo" / "pytest" / "results.json"
-        if not path or not results.is_file():
+        if not path or document is None:
             return
-        document = json.loads(results.read_text())
         for command in document.get("commands", []):
-            called = self.registered.get(command.get("name"))
+            called = self.registered.get(
+                peer.command_benchmark(command.get("name", ""), self.registered) or "")
             if called is not None:
                 command["group"] = called.group
                 command["extraInfo"] = called.extra_info
@@ -299,7 +311,7 @@ class _Session:
             return
         status, out, err = self.report
         terminalreporter.write_sep("-", f"picollo: exit status {status}")
-        for line in out.splitlines():
+        for line in [*out.splitlines(), *self.groups]:
             terminalreporter.write_line(line)
         # The workers' own pytest output is shown only where something went wrong with them.
         shown = err.splitlines() if status not in (0, 6, 7) else [

@@ -62,6 +62,9 @@ def test_a_pytest_benchmark_file_is_measured_its_extra_info_and_group_in_the_jso
     summary = r.stdout[r.stdout.index("picollo: exit status 0"):]
     measured = sorted(re.findall(r"^(test_peer\.py::\S+): time P50=", summary, re.M))
     assert measured == NAMES, text(r)
+    # The marker's group, after the runner's lines: the benchmarks measured in it.
+    assert re.search(r"^group sums: test_peer\.py::test_group_marker$", summary, re.M), text(r)
+    assert summary.count("group ") == 1, text(r)
     # The test's setup, then one a call of the measurement.
     assert log.read_text().count("setup\n") > 10
     commands = {c["name"]: c for c in json.loads(out.read_text())["commands"]}
@@ -188,6 +191,18 @@ def test_stats_of_a_histogram_are_pytest_benchmarks_figures_of_its_samples():
     peer = Peer()
     peer.update(0.25)
     assert one.as_dict() == peer.as_dict() and one.data == [0.25]
+
+
+def test_group_lines_name_each_groups_measured_benchmarks_both_sides_of_against_as_one():
+    from picollo._pytest_peer import command_benchmark, group_lines
+
+    document = {"commands": [{"name": "a (base)"}, {"name": "a (head)"}, {"name": "b"},
+                             {"name": "c"}, {"name": "x (y) (head)"}]}
+    groups = {"b": "g", "a": "g", "c": None, "d": "g", "e": "h", "x (y)": "f"}
+    assert group_lines(document, groups) == ["group f: x (y)", "group g: a, b"]
+    assert group_lines(None, groups) == []
+    assert command_benchmark("a (head", {"a"}) is None
+    assert command_benchmark("a (head)", {"b"}) is None
 
 
 PLAIN = "def test_plain():\n    assert True\n"
