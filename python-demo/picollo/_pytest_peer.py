@@ -1,9 +1,10 @@
 """What the pytest plugin takes from pytest-benchmark's shape (docs/bring-your-suite.md): its
 ``--benchmark-*`` options (registered here only where pytest-benchmark's plugin is not
-loaded, which registers them itself), its marker's keywords, and the time that
-``benchmark.stats``' measurement takes (`stats_budget`). The meaning is Picollo's: the runner
-chooses rounds and time, so the options and keywords that tune pytest-benchmark's own loop
-are accepted and ignored, but for ``max_time``, which bounds that measurement."""
+loaded, which registers them itself), its marker's keywords, the time that
+``benchmark.stats``' measurement takes (`stats_budget`) and the lines of its groups in
+pytest's summary (`group_lines`). The meaning is Picollo's: the runner chooses rounds and
+time, so the options and keywords that tune pytest-benchmark's own loop are accepted and
+ignored, but for ``max_time``, which bounds that measurement."""
 
 from __future__ import annotations
 
