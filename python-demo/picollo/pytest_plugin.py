@@ -3,9 +3,9 @@ a ``benchmark`` fixture called as pytest-benchmark's is, ``benchmark(fn, *args, 
 which returns ``fn``'s result, and a ``picollo`` marker; the library's suite runner measures
 and judges (docs/suites.md).
 
-Plain ``pytest`` runs each benchmark once, as its test. With ``--picollo-bench``, or
-``--picollo-save NAME``, ``--picollo-baseline NAME`` or ``--picollo-against CHECKOUT``, each
-benchmark whose test passed is registered in a suite (`picollo.suite.Suite`) under its node
+Plain ``pytest`` runs each benchmark once, as its test (and measures it briefly where the test
+reads ``benchmark.stats``). With ``--picollo-bench``, or ``--picollo-save NAME``,
+``--picollo-baseline NAME`` or ``--picollo-against CHECKOUT``, each benchmark whose test passed is registered in a suite (`picollo.suite.Suite`) under its node
 id, and once every test ran the runner measures them all: its lines go in pytest's terminal
 summary and its exit status (7 slower, 6 a benchmark failed, ...) becomes pytest's where the
 tests passed. What ``fn`` uses must outlive its test (the measurement comes after it).
