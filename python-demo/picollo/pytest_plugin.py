@@ -8,7 +8,8 @@ reads ``benchmark.stats``). With ``--picollo-bench``, or ``--picollo-save NAME``
 ``--picollo-baseline NAME`` or ``--picollo-against CHECKOUT``, each benchmark whose test passed
 is registered in a suite (`picollo.suite.Suite`) under its node id, and once every test ran
 the runner measures them all: its lines go in pytest's terminal summary and its exit status
-(7 slower, 6 a benchmark failed, ...) becomes pytest's where the tests passed. What ``fn`` uses must outlive its test (the measurement comes after it).
+(7 slower, 6 a benchmark failed, ...) becomes pytest's where the tests passed. What ``fn``
+uses must outlive its test (the measurement comes after it).
 
 A test of ``@pytest.mark.parametrize`` is one benchmark a parameter, ``NAME/ID`` (its node
 id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` measures as
