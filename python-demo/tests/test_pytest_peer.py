@@ -100,10 +100,11 @@ def test_measured(benchmark):
     assert stats["min"] <= stats["q1"] <= stats["median"] <= stats["q3"] <= stats["max"]
     assert stats["ld15iqr"] <= stats["median"] <= stats["hd15iqr"]
     assert stats["iqr"] == pytest.approx(stats["q3"] - stats["q1"])
-    # Every call spins SPIN by perf_counter: 0.1 % below it allows for the histogram's
-    # precision (0.006 %) and the clock reads the harness subtracts (tens of ns).
+    # Every call spins SPIN by perf_counter: 1 % below it allows for the histogram's
+    # precision (0.006 %), the clock reads the harness subtracts (tens of ns) and its tick
+    # clock's frequency, estimated against CLOCK_MONOTONIC.
     for key in ("median", "mean"):
-        assert 0.999 * SPIN <= stats[key] < 50 * SPIN, (key, stats[key])
+        assert 0.99 * SPIN <= stats[key] < 50 * SPIN, (key, stats[key])
     assert stats["ops"] == pytest.approx(1 / stats["mean"])
     assert stats["total"] == pytest.approx(stats["mean"] * stats["rounds"])
     assert stats["outliers"] == f"{stats['stddev_outliers']};{stats['iqr_outliers']}"
