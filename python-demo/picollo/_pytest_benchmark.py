@@ -29,8 +29,9 @@ def benchmark(request: Any) -> "Benchmark":
     if peer is not None:
         check_marker(peer)
     kwargs = peer.kwargs if peer is not None else {}
-    budget = stats_budget(request.config.option, kwargs.get("max_time")) \
-        if session.stats_measured else None
+    budget = stats_budget(request.config.option, kwargs.get("max_time"))
+    if not session.stats_measured:
+        budget = None
     nodeid = request.node.nodeid
     callspec = getattr(request.node, "callspec", None)
     if callspec is None:

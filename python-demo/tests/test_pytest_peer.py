@@ -240,13 +240,18 @@ def test_marker_keyword(benchmark):
 def test_called_twice(benchmark):
     benchmark(sum, [1])
     benchmark(sum, [1])
+
+
+@pytest.mark.benchmark(max_time="soon")
+def test_marker_max_time(benchmark):
+    benchmark(sum, [1])
 """
 
 
 def test_misuse_fails_with_pytest_benchmarks_kind_of_error(tmp_path):
     head = peer_checkout(tmp_path, "head", **{"test_misuse.py": MISUSE})
     r = pytest_in(head, "test_misuse.py", "--tb=line")
-    assert r.returncode == 1 and "4 failed, 1 error" in r.stdout, text(r)
+    assert r.returncode == 1 and "4 failed, 2 errors" in r.stdout, text(r)
     for expected in ("ValueError: benchmark.pedantic: rounds must be an int of at least 1, "
                      "not 0",
                      "ValueError: benchmark.pedantic: a setup function prepares one call, so "
@@ -254,7 +259,9 @@ def test_misuse_fails_with_pytest_benchmarks_kind_of_error(tmp_path):
                      "TypeError: benchmark.pedantic: setup returned the arguments",
                      "ValueError: @pytest.mark.benchmark has no keyword 'rounds'",
                      "RuntimeError: test_misuse.py::test_called_twice: the benchmark fixture "
-                     "measures one function a test"):
+                     "measures one function a test",
+                     "ValueError: @pytest.mark.benchmark(max_time=...): a number of seconds "
+                     "above 0, not 'soon'"):
         assert expected in r.stdout, (expected, text(r))
 
 
