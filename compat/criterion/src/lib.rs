@@ -76,15 +76,20 @@ macro_rules! run_settings {
 }
 
 pub mod args;
+mod async_bencher;
+pub mod async_executor;
 mod bencher;
 mod clock;
 mod config;
 mod group;
 mod id;
 pub mod measurement;
+pub mod profiler;
 mod registry;
 mod run;
 
+pub use async_bencher::AsyncBencher;
+pub use async_executor::AsyncExecutor;
 pub use bencher::{BatchSize, Bencher};
 pub use clock::BencherClock;
 pub use config::{AxisScale, Criterion, PlotConfiguration, SamplingMode};
