@@ -142,7 +142,15 @@ fn run(args: &[String]) -> u8 {
 
 /// The suite `args` select (`--skip`, `--ignored`), and the arguments its runner reads.
 fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
-    let line = cli::translate(args)?;
+    // A worker of --against reads the variables as its parent did, and says nothing.
+    let worker = args.iter().any(|a| a == picollo_bench::suite::WORKER_FLAG);
+    let tell = |note: &str| {
+        if !worker {
+            std::eprintln!("{note}");
+        }
+    };
+    let args = cli::with_env(args, |name| std::env::var(name).ok(), tell)?;
+    let line = cli::translate(&args)?;
     let name = suite_name();
     let mut suite = Suite::new(&name);
     let parsed = picollo_bench::suite::Args::parse(&name, &line.args).ok();

@@ -31,8 +31,17 @@ fn sample(args: &[&str]) -> Output {
 }
 
 fn sample_with(args: &[&str], trace: Option<&PathBuf>) -> Output {
+    sample_env(args, trace, &[])
+}
+
+/// The sample run with `args` and divan's variables `vars` alone (none of this process's).
+fn sample_env(args: &[&str], trace: Option<&PathBuf>, vars: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_picollo-divan-sample"));
     command.args(args).env_remove("PICOLLO_DIVAN_SAMPLE_TRACE");
+    for (name, _) in std::env::vars().filter(|(n, _)| n.starts_with("DIVAN_")) {
+        command.env_remove(name);
+    }
+    command.envs(vars.iter().copied());
     command.env_remove("PICOLLO_DIVAN_SAMPLE_PANIC");
     if let Some(t) = trace {
         command.env("PICOLLO_DIVAN_SAMPLE_TRACE", t);
@@ -151,6 +160,45 @@ fn a_measured_run_carries_each_counter_as_throughput() {
     assert!(line("counted:").contains("B/s at P50"), "{text}");
     assert!(line("strs::bc:").contains("elem/s at P50"), "{text}");
     assert!(line("plain:").contains("B/s at P50"), "{text}");
+}
+
+#[test]
+fn divans_variables_set_the_budget_and_the_counter_unless_a_flag_does() {
+    let args = [
+        "--bench",
+        "--warmup",
+        "0.01",
+        "--counters",
+        "none",
+        "--exact",
+        "plain",
+    ];
+    let vars = [("DIVAN_MAX_TIME", "0.05"), ("DIVAN_ITEMS_COUNT", "5")];
+    let out = sample_env(&args, None, &vars);
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("DIVAN_MAX_TIME=0.05 read as --max-time 0.05"),
+        "{err}"
+    );
+    // `plain` counts bytes itself; DIVAN_ITEMS_COUNT gives every benchmark 5 items.
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("plain:"));
+    assert!(line.unwrap_or("").ends_with(" elem/s at P50"), "{text}");
+    // The command line's flag wins over its variable.
+    let out = sample_env(
+        &[&args[..], &["--bytes-count", "4"]].concat(),
+        None,
+        &[vars[0], ("DIVAN_BYTES_COUNT", "5")],
+    );
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("plain:"));
+    assert!(line.unwrap_or("").ends_with("B/s at P50"), "{text}");
+    // A value divan would not read is a usage error that names its variable.
+    let out = sample_env(&["--list"], None, &[("DIVAN_MIN_TIME", "abc")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: DIVAN_MIN_TIME=\"abc\""), "{err}");
 }
 
 #[test]
