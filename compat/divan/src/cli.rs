@@ -180,6 +180,35 @@ fn ignored(flag: &str) {
     );
 }
 
+/// The notes of the attributes' options that are accepted and ignored (`threads = [1, 4]`,
+/// `min_time = 1`): one for `threads`, one for the rest.
+pub(crate) fn ignored_options(options: &[&str]) -> Vec<String> {
+    let (threads, rest): (Vec<&str>, Vec<&str>) = options.iter().partition(|o| **o == "threads");
+    let note = |names: &[&str], why: &str| {
+        let listed: Vec<String> = names.iter().map(|n| std::format!("`{n}`")).collect();
+        let (noun, verb) = match names.len() {
+            1 => ("option", "is"),
+            _ => ("options", "are"),
+        };
+        let listed = listed.join(", ");
+        std::format!(
+            "picollo-divan: {noun} {listed} of #[divan::bench] {verb} accepted and ignored: {why}"
+        )
+    };
+    let mut notes = Vec::new();
+    if !threads.is_empty() {
+        notes.push(note(
+            &threads,
+            "Picollo's runner measures a benchmark on one thread",
+        ));
+    }
+    if !rest.is_empty() {
+        let why = "Picollo's runner sizes samples and batches itself (--budget SECS sets each benchmark's time)";
+        notes.push(note(&rest, why));
+    }
+    notes
+}
+
 /// Whether `--skip` leaves benchmark `name` out.
 pub(crate) fn skipped(line: &Line, name: &str) -> Result<bool, String> {
     for pattern in &line.skip {

@@ -150,6 +150,8 @@ fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
         }
     };
     let args = cli::with_env(args, |name| std::env::var(name).ok(), tell)?;
+    let ignored: Vec<&str> = registry::ignored_options().into_iter().collect();
+    cli::ignored_options(&ignored).iter().for_each(|n| tell(n));
     let line = cli::translate(&args)?;
     let name = suite_name();
     let mut suite = Suite::new(&name);
