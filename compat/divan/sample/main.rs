@@ -35,6 +35,13 @@ fn plain() -> u64 {
     black_box(20u64) + 22
 }
 
+/// One allocation of 100 bytes an operation: what `AllocProfiler` counts.
+#[divan::bench]
+fn allocates() -> Vec<u8> {
+    ran("allocates");
+    Vec::with_capacity(black_box(100))
+}
+
 #[divan::bench]
 fn counted(bencher: Bencher) {
     let data = [7u8; 64];

@@ -155,6 +155,9 @@ fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
     let line = cli::translate(&args)?;
     let name = suite_name();
     let mut suite = Suite::new(&name);
+    if alloc::installed() {
+        suite = suite.with_source(|| Box::new(alloc::AllocSource::default()));
+    }
     let parsed = picollo_bench::suite::Args::parse(&name, &line.args).ok();
     // Only a measured run's results carry a throughput: probe the benchmarks it measures.
     let measured = parsed.filter(|a| a.mode(Mode::Once) == Mode::Measure);
