@@ -13,7 +13,9 @@
 //!
 //! The [`Bencher`] times its routine itself, as criterion's does, so that a batch's setup
 //! and the code around a benchmark stay out of its time: the suite measures with
-//! [`BencherClock`], which reads what the Bencher timed.
+//! [`BencherClock`], which reads what the Bencher timed. `Bencher::to_async` times
+//! futures the same way ([`AsyncBencher`], on an [`AsyncExecutor`]), and a measurement of
+//! the bench's own ([`measurement::Measurement`]) is read beside the time, as a counter.
 //!
 //! ```no_run
 //! use criterion::{black_box, criterion_group, criterion_main, Criterion};
