@@ -5,11 +5,11 @@
 use std::future::Future;
 use std::hint::black_box;
 
-use crate::measurement::Measurement;
+use crate::measurement::{Measurement, WallTime};
 use crate::{AsyncExecutor, BatchSize, Bencher};
 
 /// A [`Bencher`] whose routines return futures, awaited on executor `A`.
-pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M: Measurement> {
+pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M: Measurement = WallTime> {
     b: &'b mut Bencher<'a, M>,
     executor: A,
 }
