@@ -252,6 +252,56 @@ pub trait Source {
     }
 }
 
+/// A boxed meter is the meter it holds (a suite's meters are chosen at run time).
+impl Meter for Box<dyn Meter> {
+    fn metrics(&self) -> Vec<Metric> {
+        (**self).metrics()
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        (**self).start()
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        (**self).stop(out)
+    }
+
+    fn clock(&self) -> String {
+        (**self).clock()
+    }
+
+    fn halt(&mut self) -> Result<(), BenchError> {
+        (**self).halt()
+    }
+
+    fn counters_read(&self) -> Option<String> {
+        (**self).counters_read()
+    }
+
+    fn raced(&self) -> bool {
+        (**self).raced()
+    }
+}
+
+/// A boxed source is the source it holds.
+impl Source for Box<dyn Source> {
+    fn metrics(&self) -> Vec<Metric> {
+        (**self).metrics()
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        (**self).start()
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        (**self).stop(out)
+    }
+
+    fn raced(&self) -> bool {
+        (**self).raced()
+    }
+}
+
 /// A meter with a [`Source`] beside it ([`Meter::with`]): the meter's metrics, then the
 /// source's, read start to stop as source, meter, work, meter, source.
 #[derive(Debug)]
@@ -304,6 +354,10 @@ impl<M: Meter, S: Source> Meter for WithSource<M, S> {
 
     fn halt(&mut self) -> Result<(), BenchError> {
         self.meter.halt()
+    }
+
+    fn counters_read(&self) -> Option<String> {
+        self.meter.counters_read()
     }
 
     fn raced(&self) -> bool {

@@ -54,7 +54,7 @@ use landing::{Landing, Watch};
 
 use super::{Bench, BenchError, BenchResult, Throughput};
 use crate::measure::conditions::default_meter;
-use crate::measure::meter::Meter;
+use crate::measure::meter::{Meter, Source};
 use crate::measure::plan::Plan;
 
 /// How long a worker may take to answer beyond the time a request gives it, unless set.
@@ -91,6 +91,9 @@ pub(crate) struct Registered<'a> {
 /// Makes the meter each benchmark is measured with.
 type MeterFactory<'a> = Box<dyn FnMut() -> Box<dyn Meter> + 'a>;
 
+/// What makes a [`Source`] of figures beside every meter of a suite.
+type SourceFactory<'a> = Box<dyn FnMut() -> Box<dyn Source> + 'a>;
+
 /// A command that starts a suite as a worker: the program and its arguments, before
 /// [`WORKER_FLAG`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +108,7 @@ pub struct Suite<'a> {
     pub(crate) bench: Bench,
     pub(crate) benchmarks: Vec<Registered<'a>>,
     meter: Option<MeterFactory<'a>>,
+    source: Option<SourceFactory<'a>>,
     worker: Option<WorkerCommand>,
 }
 
@@ -117,6 +121,7 @@ impl<'a> Suite<'a> {
             bench: Bench::new(name),
             benchmarks: Vec::new(),
             meter: None,
+            source: None,
             worker: None,
         }
     }
@@ -132,6 +137,14 @@ impl<'a> Suite<'a> {
     /// machine, in tests).
     pub fn with_meter(mut self, meter: impl FnMut() -> Box<dyn Meter> + 'a) -> Self {
         self.meter = Some(Box::new(meter));
+        self
+    }
+
+    /// Read the figures of the sources `source` makes beside every meter (the default one,
+    /// `--counters` as asked, or [`Suite::with_meter`]'s): bytes a counting allocator saw
+    /// allocated, say. Their metrics follow the meter's in every result.
+    pub fn with_source(mut self, source: impl FnMut() -> Box<dyn Source> + 'a) -> Self {
+        self.source = Some(Box::new(source));
         self
     }
 
@@ -402,9 +415,13 @@ impl<'a> Suite<'a> {
         &mut self,
         plan: &Plan,
     ) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
-        match &mut self.meter {
-            Some(make) => Ok((make(), Vec::new())),
-            None => default_meter(plan),
+        let (meter, warnings) = match &mut self.meter {
+            Some(make) => (make(), Vec::new()),
+            None => default_meter(plan)?,
+        };
+        match &mut self.source {
+            Some(source) => Ok((Box::new(meter.with(source())), warnings)),
+            None => Ok((meter, warnings)),
         }
     }
 
