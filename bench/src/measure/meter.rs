@@ -270,6 +270,10 @@ impl Meter for Box<dyn Meter> {
         (**self).clock()
     }
 
+    fn clock_step(&self) -> u64 {
+        (**self).clock_step()
+    }
+
     fn halt(&mut self) -> Result<(), BenchError> {
         (**self).halt()
     }

@@ -11,7 +11,9 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use picollo_bench::{BenchError, Measured, Meter, Metric, MetricKind, Unit, SCALE};
-use picollo_perf::time::{convert_ticks, tick_frequency, tick_source, ticks_begin, ticks_end};
+use picollo_perf::time::{
+    convert_ticks, tick_frequency, tick_source, tick_step, ticks_begin, ticks_end,
+};
 
 thread_local! {
     /// The time the Benchers of this thread timed, in picoseconds (thousandths of a ns).
@@ -115,9 +117,15 @@ impl Meter for BencherClock {
     fn clock(&self) -> String {
         let ghz = tick_frequency() as f64 / 1e9;
         format!(
-            "{:?} at {ghz:.3} GHz (resolution {:.3} ns), read by criterion's Bencher around its routine",
+            "{:?} at {ghz:.3} GHz (resolution {:.3} ns, steps of {} ticks), read by criterion's \
+             Bencher around its routine",
             tick_source(),
-            1.0 / ghz
+            tick_step() as f64 / ghz,
+            tick_step()
         )
+    }
+
+    fn clock_step(&self) -> u64 {
+        convert_ticks(tick_step(), tick_frequency(), PER_SECOND)
     }
 }
