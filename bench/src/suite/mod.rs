@@ -439,7 +439,10 @@ impl<'a> Suite<'a> {
                 let chosen = (selected, self.family(args));
                 against_process(&plan, self.worker.clone(), chosen, args, &mut landing)?
             }
-            false => self.measure_here(&plan, selected, &mut landing)?,
+            false => {
+                let probing = args.save.is_some() || saved.is_some();
+                self.measure_here(&plan, selected, probing, &mut landing)?
+            }
         };
         drop(landing);
         let landed = outcome.only.len();
@@ -454,16 +457,24 @@ impl<'a> Suite<'a> {
         Ok(outcome)
     }
 
-    /// Each of `selected` measured in this process, its line landing on `watch` as it comes.
+    /// Each of `selected` measured in this process, its line landing on `watch` as it comes;
+    /// where `probing` (a run that saves or is judged against runs apart), the speed probe
+    /// taken before each ([`crate::judge::probe`]).
     fn measure_here(
         &mut self,
         plan: &Plan,
         selected: &[String],
+        probing: bool,
         watch: &mut dyn Watch,
     ) -> Result<Outcome, SuiteError> {
         let mut outcome = Outcome::default();
         for (i, name) in selected.iter().enumerate() {
             watch.start(name, (i + 1, selected.len()));
+            if probing {
+                outcome
+                    .probes
+                    .push((name.clone(), crate::judge::probe::probe()));
+            }
             let named = plan.named(name);
             let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)));
             let why = match measured {
