@@ -169,7 +169,7 @@ fn probes(c: &EntryRecord, runs: usize) -> Vec<f64> {
     });
     // Aligned with the last runs apart: a run before the probes were kept is NaN.
     let missing = runs.saturating_sub(each.len());
-    let mut all: Vec<f64> = core::iter::repeat(f64::NAN).take(missing).collect();
+    let mut all = std::vec![f64::NAN; missing];
     all.extend(each);
     all.split_off(all.len() - runs)
 }
