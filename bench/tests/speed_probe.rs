@@ -161,14 +161,18 @@ fn a_suite_baseline_of_one_state_says_the_machine_ran_at_another_speed() {
         "{line}"
     );
     assert!(
-        line.contains("% faster than in the saved runs (speed probe "),
+        line.contains("ran faster than in the saved runs: the speed probe took "),
         "{line}"
     );
+    assert!(line.contains(" % less time ("), "{line}");
     assert!(line.contains("or compare with --against"), "{line}");
     assert!(line.ends_with(" (99 %, 3 runs apart)"), "{line}");
     let mut method = String::new();
     c.write_method(&mut method).unwrap();
-    assert!(method.contains("(beyond 5 % of their range)"), "{method}");
+    assert!(
+        method.contains(" µs (beyond 5 % of the saved runs' range)."),
+        "{method}"
+    );
 }
 
 #[test]

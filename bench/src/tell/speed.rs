@@ -34,30 +34,27 @@ impl Comparison {
     }
 
     /// The verdict line of a comparison not judged for the machine's speed: `verdict: not
-    /// judged: B against A, the machine ran 98.0 % slower than in the saved runs (speed
-    /// probe 321.6 µs against 162.4–162.5 µs, from 5 % outside their range a comparison is
-    /// not judged); save runs that span the machine's states, or compare with --against.
-    /// Measured: +99.10 % [78.2 %, 122.4 %] (99 %, 3 runs apart)`.
+    /// judged: B against A, the machine ran slower than in the saved runs: the speed probe
+    /// took 98.0 % more time (321.6 µs against 162.4–162.5 µs; from 5 % outside their
+    /// range a comparison is not judged); save runs that span the machine's states, or
+    /// compare with --against. Measured: +99.10 % [78.2 %, 122.4 %] (99 %, 3 runs apart)`.
     pub(crate) fn write_moved(&self, w: &mut dyn Write, p: &Probes) -> fmt::Result {
         let (a, b, c) = (&self.a, &self.b, &self.change);
         let r = p.ratio();
-        let (by, way) = match r > 1.0 {
-            true => ((r - 1.0) * 100.0, "slower"),
-            false => ((1.0 - r) * 100.0, "faster"),
+        let (way, by, more) = match r > 1.0 {
+            true => ("slower", (r - 1.0) * 100.0, "more"),
+            false => ("faster", (1.0 - r) * 100.0, "less"),
         };
         let runs = self.apart.as_ref().map_or(0, |x| x.runs);
-        let us = |ns: f64| ns / 1000.0;
         write!(
             w,
-            "verdict: not judged: {b} against {a}, the machine ran {} {way} than in the saved \
-             runs (speed probe {:.1} µs against {:.1}–{:.1} µs, from {PROBE_TOLERANCE:.0} % \
+            "verdict: not judged: {b} against {a}, the machine ran {way} than in the saved \
+             runs: the speed probe took {} {more} time ({}; from {PROBE_TOLERANCE:.0} % \
              outside their range a comparison is not judged); save runs that span the \
              machine's states, or compare with --against. Measured: {:+.2} % [{}, {}] (99 %, \
              {runs} runs apart)",
             pct(by),
-            us(p.new),
-            us(p.low),
-            us(p.high),
+            probes_text(p),
             c.estimate,
             grouped_pct(c.low),
             grouped_pct(c.high)
@@ -75,14 +72,20 @@ impl Comparison {
             }
             None => return Ok(()),
         };
-        let us = |ns: f64| ns / 1000.0;
         write!(
             w,
-            " The speed probe took {:.1} µs against the saved runs' {:.1}–{:.1} µs ({within} \
-             {PROBE_TOLERANCE:.0} % of their range).",
-            us(p.new),
-            us(p.low),
-            us(p.high)
+            " The speed probe, a fixed chain of dependent integer steps timed before the \
+             benchmark: {} ({within} {PROBE_TOLERANCE:.0} % of the saved runs' range).",
+            probes_text(p)
         )
+    }
+}
+
+/// `321.6 µs against 162.4–162.5 µs` (one figure where the saved probes agree to 0.1 µs).
+fn probes_text(p: &Probes) -> String {
+    let (new, low, high) = (p.new / 1e3, p.low / 1e3, p.high / 1e3);
+    match std::format!("{low:.1}") == std::format!("{high:.1}") {
+        true => std::format!("{new:.1} µs against {low:.1} µs"),
+        false => std::format!("{new:.1} µs against {low:.1}–{high:.1} µs"),
     }
 }
