@@ -142,3 +142,85 @@ fn settled_beyond(change: &Shift, factor: f64, threshold: f64) -> bool {
         Verdict::Slower(_) | Verdict::Faster(_)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::apart::judge_apart;
+    use crate::judge::compare::compare;
+    use crate::measure::result::BenchResult;
+
+    /// A result of 10 rounds of time around `ns`.
+    fn run(ns: f64) -> BenchResult {
+        let rows = (0..10).map(|i| (ns * (1.0 + i as f64 * 1e-3) * 1e3) as u64);
+        let metric = crate::Metric::named("time", crate::Unit::parse("ns").unwrap());
+        let warm_up = crate::WarmUp {
+            converged: true,
+            ..crate::WarmUp::default()
+        };
+        let bench = crate::Bench::new("b");
+        BenchResult::from_rows(
+            &bench,
+            std::vec![metric],
+            rows.collect(),
+            "t".into(),
+            warm_up,
+        )
+        .unwrap()
+    }
+
+    /// `new` ns against saved runs of `saved` ns, then the probe `probe` against `probes`.
+    fn judged(saved: &[f64], new: f64, probes: &[f64], probe: f64) -> Comparison {
+        let median = |ns: f64| crate::rules::median_round(&run(ns));
+        let saved: std::vec::Vec<f64> = saved.iter().map(|s| median(*s)).collect();
+        let mut c = compare(&run(saved[0]), &run(new));
+        judge_apart(&mut c, &saved, median(new));
+        judge_speed(&mut c, probes, probe);
+        c
+    }
+
+    #[test]
+    fn the_ratio_is_to_the_nearest_saved_probe_and_1_within_their_range() {
+        let p = |new| Probes {
+            new,
+            low: 100.0,
+            high: 110.0,
+        };
+        assert_eq!(p(220.0).ratio(), 2.0);
+        assert_eq!(p(50.0).ratio(), 0.5);
+        assert_eq!(p(105.0).ratio(), 1.0);
+        assert!((p(50.0).farthest() - (110.0_f64 / 50.0).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_probe_within_the_tolerance_leaves_the_verdict_and_one_beyond_it_does_not() {
+        let saved = [1e6, 1.001e6, 0.999e6, 1.0005e6, 0.9995e6, 1e6];
+        let probes = [100.0, 101.0, 100.5, 100.0, 100.0, 100.0];
+        let steady = judged(&saved, 1.03e6, &probes, 101.0 * 1.049);
+        assert!(matches!(steady.verdict, Verdict::Slower(_)), "{steady}");
+        assert!(matches!(
+            steady.apart.unwrap().speed,
+            Some(Speed::Steady(_))
+        ));
+        // 3 % slower, and the machine 5.1 % slower than in any saved run: not judged; 20 %
+        // slower clears the 6 % between the probes, and stands.
+        let moved = judged(&saved, 1.03e6, &probes, 101.0 * 1.051);
+        assert_eq!(moved.verdict, Verdict::NotJudged, "{moved}");
+        let beyond = judged(&saved, 1.2e6, &probes, 101.0 * 1.051);
+        assert!(matches!(beyond.verdict, Verdict::Slower(_)), "{beyond}");
+        assert!(matches!(moved.apart.unwrap().speed, Some(Speed::Moved(_))));
+    }
+
+    #[test]
+    fn a_missing_probe_or_too_few_runs_leave_the_verdict_as_it_is() {
+        let saved = [1e6, 1.005e6, 0.995e6];
+        let c = judged(&saved, 1.2e6, &[100.0, f64::NAN, 100.0], 300.0);
+        assert!(matches!(c.verdict, Verdict::Slower(_)), "{c}");
+        assert_eq!(c.apart.unwrap().speed, Some(Speed::Unprobed));
+        let c = judged(&saved, 1.2e6, &[100.0; 3], f64::NAN);
+        assert_eq!(c.apart.unwrap().speed, Some(Speed::Unprobed));
+        let one = judged(&[1e6], 1.2e6, &[100.0], 300.0);
+        assert_eq!(one.verdict, Verdict::NotEnoughRunsApart);
+        assert!(matches!(one.apart.unwrap().speed, Some(Speed::Moved(_))));
+    }
+}
