@@ -170,7 +170,7 @@ fn a_suite_baseline_of_one_state_says_the_machine_ran_at_another_speed() {
     let mut method = String::new();
     c.write_method(&mut method).unwrap();
     assert!(
-        method.contains(" µs (beyond 5 % of the saved runs' range)."),
+        method.contains(" µs (beyond 10 % of the saved runs' range)."),
         "{method}"
     );
 }
@@ -288,9 +288,11 @@ fn the_real_probe_is_cheap_and_repeats_its_figure() {
     let most = probes.iter().copied().fold(0.0, f64::max);
     let least = probes.iter().copied().fold(f64::INFINITY, f64::min);
     println!(
-        "speed probe: {:.1} µs a take, {each:.2} ms a probe ({PROBE_TAKES} takes), spread \
-         {:.2} % over 5 probes (tolerance {PROBE_TOLERANCE} %)",
+        "speed probe: {:.1} µs a take, {:.2} ms of takes a probe ({PROBE_TAKES} takes; {each:.2} \
+         ms a probe by the wall clock here, other tests running), spread {:.2} % over 5 \
+         probes (tolerance {PROBE_TOLERANCE} %)",
         least / 1e3,
+        least * PROBE_TAKES as f64 / 1e6,
         (most / least - 1.0) * 100.0
     );
 }

@@ -395,10 +395,8 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     }
     drop(baseline);
     let probing = args.save.is_some() || args.baseline.is_some();
-    let before = probing.then(probe::probe);
-    let measured = measure(args, &counters, emulator.as_ref())?;
-    // The machine's speed over the run: the probes before and after, their geometric mean.
-    let probe = before.map_or(f64::NAN, |b| (b * probe::probe()).sqrt());
+    let (measured, probe) = probe::around(probing, || measure(args, &counters, emulator.as_ref()));
+    let measured = measured?;
     let saved = match &args.baseline {
         Some(path) => Some(saved::load(path, Some(args.judge.threshold()))?),
         None => None,

@@ -459,7 +459,7 @@ impl<'a> Suite<'a> {
 
     /// Each of `selected` measured in this process, its line landing on `watch` as it comes;
     /// where `probing` (a run that saves or is judged against runs apart), the speed probe
-    /// taken before each ([`crate::judge::probe`]).
+    /// taken around each ([`crate::judge::probe`]).
     fn measure_here(
         &mut self,
         plan: &Plan,
@@ -470,13 +470,13 @@ impl<'a> Suite<'a> {
         let mut outcome = Outcome::default();
         for (i, name) in selected.iter().enumerate() {
             watch.start(name, (i + 1, selected.len()));
-            if probing {
-                outcome
-                    .probes
-                    .push((name.clone(), crate::judge::probe::probe()));
-            }
             let named = plan.named(name);
-            let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)));
+            let (measured, probe) = crate::judge::probe::around(probing, || {
+                catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)))
+            });
+            if probing {
+                outcome.probes.push((name.clone(), probe));
+            }
             let why = match measured {
                 Ok(Ok(mut r)) => {
                     watch.result(&mut r)?;

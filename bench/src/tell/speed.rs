@@ -35,7 +35,7 @@ impl Comparison {
 
     /// The verdict line of a comparison not judged for the machine's speed: `verdict: not
     /// judged: B against A, the machine ran slower than in the saved runs: the speed probe
-    /// took 98.0 % more time (321.6 µs against 162.4–162.5 µs; from 5 % outside their
+    /// took 98.0 % more time (321.6 µs against 162.4–162.5 µs; from 10 % outside their
     /// range a comparison is not judged); save runs that span the machine's states, or
     /// compare with --against. Measured: +99.10 % [78.2 %, 122.4 %] (99 %, 3 runs apart)`.
     pub(crate) fn write_moved(&self, w: &mut dyn Write, p: &Probes) -> fmt::Result {
@@ -62,7 +62,7 @@ impl Comparison {
     }
 
     /// The method's sentence on the probe, where it was asked: ` The speed probe took
-    /// 162.4 µs against the saved runs' 162.4–162.5 µs (within 5 % of their range).`
+    /// 162.4 µs against the saved runs' 162.4–162.5 µs (within 10 % of their range).`
     pub(crate) fn write_speed_method(&self, w: &mut dyn Write) -> fmt::Result {
         let (p, within) = match self.speed() {
             Some(Speed::Steady(p)) => (p, "within"),
