@@ -289,7 +289,7 @@ fn the_real_probe_is_cheap_and_repeats_its_figure() {
     let least = probes.iter().copied().fold(f64::INFINITY, f64::min);
     println!(
         "speed probe: {:.1} µs a take, {:.2} ms of takes a probe ({PROBE_TAKES} takes; {each:.2} \
-         ms a probe by the wall clock here, other tests running), spread {:.2} % over 5 \
+         ms a probe by the wall clock, with any preemption), spread {:.2} % over 5 \
          probes (tolerance {PROBE_TOLERANCE} %)",
         least / 1e3,
         least * PROBE_TAKES as f64 / 1e6,
