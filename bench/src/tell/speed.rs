@@ -74,7 +74,7 @@ impl Comparison {
         };
         write!(
             w,
-            " The speed probe, a fixed chain of dependent integer steps timed before the \
+            " The speed probe, a fixed chain of dependent integer steps timed around the \
              benchmark: {} ({within} {PROBE_TOLERANCE:.0} % of the saved runs' range).",
             probes_text(p)
         )
