@@ -25,7 +25,7 @@ pub const PROBE_WORKLOAD: &str = "mul-xor-chain-100000";
 /// for a turbo that moves a little, and catches the steps of 1.8–2× a VM takes.
 pub const PROBE_TOLERANCE: f64 = 10.0;
 /// The dependent steps of one take: about 0.16 ms on that VM.
-const CHAIN: u64 = 100_000;
+pub const CHAIN: u64 = 100_000;
 /// The takes of one probe, half before the benchmark and half after: their median is the
 /// probe's figure (a preemption that lengthens a few takes moves it little; a machine that
 /// stepped while the benchmark ran moves it).

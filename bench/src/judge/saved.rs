@@ -40,7 +40,7 @@ pub struct Saved {
     /// The saved result's median time per operation in ns, as its summary of time reports
     /// it: where its rate is read.
     pub median: Option<f64>,
-    /// The speed probe of each run apart, in ns ([`crate::judge::probe`]): NaN for a run
+    /// The speed probe of each run apart, in ns ([`crate::probe`]): NaN for a run
     /// without one of this workload (all of them in a file saved before probes were kept).
     pub probes: Vec<f64>,
 }

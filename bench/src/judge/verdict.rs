@@ -304,7 +304,7 @@ pub struct Apart {
     /// the comparison could tell from none (NaN where not judged on runs apart). From
     /// [`crate::rules::NOISE_FLOOR_BOUND`] on, the verdict is [`Verdict::NotJudged`].
     pub floor: f64,
-    /// What the speed probe says of the machine ([`crate::judge::probe::judge_speed`]);
+    /// What the speed probe says of the machine ([`crate::probe::judge_speed`]);
     /// `None` where the probe was not asked (a comparison judged on runs apart alone).
     pub speed: Option<Speed>,
 }

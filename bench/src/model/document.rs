@@ -97,7 +97,7 @@ pub struct Members {
     pub failed: Option<Failure>,
 }
 
-/// The speed probe of a saved benchmark's runs apart ([`crate::judge::probe`]).
+/// The speed probe of a saved benchmark's runs apart ([`crate::probe`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProbeRecord {
     /// Its workload's name: a probe of another is not compared.

@@ -459,7 +459,7 @@ impl<'a> Suite<'a> {
 
     /// Each of `selected` measured in this process, its line landing on `watch` as it comes;
     /// where `probing` (a run that saves or is judged against runs apart), the speed probe
-    /// taken around each ([`crate::judge::probe`]).
+    /// taken around each ([`crate::probe`]).
     fn measure_here(
         &mut self,
         plan: &Plan,

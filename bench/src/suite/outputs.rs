@@ -39,7 +39,7 @@ pub struct Outcome {
     /// A comparison not settled in its budget fails the gate (`--unsettled fail`).
     pub unsettled_fails: bool,
     /// The speed probe taken before each benchmark measured here, by name, in ns, where
-    /// the run saves or is judged against runs apart ([`crate::judge::probe`]).
+    /// the run saves or is judged against runs apart ([`crate::probe`]).
     pub probes: Vec<(String, f64)>,
 }
 
