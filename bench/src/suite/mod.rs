@@ -456,7 +456,10 @@ impl<'a> Suite<'a> {
                 let chosen = (selected, self.family(args));
                 against_process(&plan, self.worker.clone(), chosen, args, &mut landing)?
             }
-            false => self.measure_here(&plan, selected, &mut landing)?,
+            false => {
+                let probing = args.save.is_some() || saved.is_some();
+                self.measure_here(&plan, selected, probing, &mut landing)?
+            }
         };
         drop(landing);
         let landed = outcome.only.len();
@@ -471,18 +474,26 @@ impl<'a> Suite<'a> {
         Ok(outcome)
     }
 
-    /// Each of `selected` measured in this process, its line landing on `watch` as it comes.
+    /// Each of `selected` measured in this process, its line landing on `watch` as it comes;
+    /// where `probing` (a run that saves or is judged against runs apart), the speed probe
+    /// taken around each ([`crate::probe`]).
     fn measure_here(
         &mut self,
         plan: &Plan,
         selected: &[String],
+        probing: bool,
         watch: &mut dyn Watch,
     ) -> Result<Outcome, SuiteError> {
         let mut outcome = Outcome::default();
         for (i, name) in selected.iter().enumerate() {
             watch.start(name, (i + 1, selected.len()));
             let named = plan.named(name);
-            let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)));
+            let (measured, probe) = crate::judge::probe::around(probing, || {
+                catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)))
+            });
+            if probing {
+                outcome.probes.push((name.clone(), probe));
+            }
             let why = match measured {
                 Ok(Ok(mut r)) => {
                     watch.result(&mut r)?;
