@@ -57,6 +57,7 @@ macro_rules! setters {
 pub mod concurrent;
 pub mod config;
 pub mod counter;
+pub mod batch;
 mod cpu;
 pub mod cumulative;
 #[cfg(picollo_float)]
@@ -120,6 +121,7 @@ mod sum;
 pub mod summary;
 pub mod view;
 
+pub use batch::BatchPath;
 pub use config::{Config, ConfigError, ValueSelection};
 pub use counter::Counter;
 pub use cumulative::Cumulative;
