@@ -53,11 +53,11 @@ macro_rules! setters {
     )+};
 }
 
+pub mod batch;
 #[cfg(picollo_concurrent)]
 pub mod concurrent;
 pub mod config;
 pub mod counter;
-pub mod batch;
 mod cpu;
 pub mod cumulative;
 #[cfg(picollo_float)]

@@ -16,8 +16,8 @@ use super::live::LiveView;
 use super::{ApproxPolicy, AtomicCounter, Collect, Shaped, Source, Storage, XorShift64};
 use crate::batch::{BatchPath, Offsets, CHUNK};
 use crate::layout::Log2;
-use crate::shape::Slot;
 use crate::merge::MergeError;
+use crate::shape::Slot;
 use crate::view::View;
 
 /// How a concurrent histogram counts. The threading rules of each mode are written once,
