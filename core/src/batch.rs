@@ -155,3 +155,51 @@ impl Offsets {
         ((u64::from(step) << self.scale) + (v >> step)).wrapping_sub(self.first)
     }
 }
+
+/// The float histogram's gates of a batch ([`crate::float::FloatHistogram`]'s single-writer
+/// record): per sign (positive, negative), the magnitudes (bits without the sign) its common
+/// path takes whole, each bound at most `i64::MAX` so that a signed compare decides (an
+/// empty gate, `(u64::MAX, 0)`, becomes `(i64::MAX, 0)`: still empty, as a magnitude of
+/// `i64::MAX` is a NaN's).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gates {
+    lo: [u64; 2],
+    hi: [u64; 2],
+}
+
+impl Gates {
+    pub(crate) fn new(lo: [u64; 2], hi: [u64; 2]) -> Gates {
+        let top = i64::MAX as u64;
+        Gates {
+            lo: lo.map(|b| b.min(top)),
+            hi: hi.map(|b| b.min(top)),
+        }
+    }
+
+    /// `out[i]` = 0 where `values[i]`'s magnitude lies in its sign's gate, else nonzero; on
+    /// `path` where this CPU runs it (else the portable path).
+    pub(crate) fn fill(&self, path: BatchPath, values: &[f64], out: &mut [u64]) {
+        debug_assert_eq!(values.len(), out.len());
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if path != BatchPath::Portable && path.available() {
+            return x86::gates(self, path, values, out);
+        }
+        let _ = path;
+        self.fill_portable(values, out);
+    }
+
+    pub(crate) fn fill_portable(&self, values: &[f64], out: &mut [u64]) {
+        for (o, &x) in out.iter_mut().zip(values) {
+            *o = self.one(x);
+        }
+    }
+
+    /// 0 where `x`'s magnitude lies in its sign's gate, else 1.
+    #[inline(always)]
+    pub(crate) fn one(&self, x: f64) -> u64 {
+        let bits = x.to_bits();
+        let sign = (bits >> 63) as usize;
+        let magnitude = bits & !(1 << 63);
+        u64::from(magnitude < self.lo[sign] || magnitude > self.hi[sign])
+    }
+}

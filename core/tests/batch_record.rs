@@ -8,6 +8,9 @@ mod common;
 
 use common::SplitMix64;
 use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
+use picollo::float::{
+    FloatConfig, FloatHistogram, Mode as FloatMode, Side, Storage as FloatStorage,
+};
 use picollo::{BatchPath, Config, Histogram};
 
 /// The paths this CPU runs (the portable one always).
@@ -239,4 +242,98 @@ fn each_path_is_found_by_its_name() {
     assert!(BatchPath::Portable.available());
     assert!(BatchPath::best().available());
     assert!(BatchPath::chosen().available());
+}
+
+/// Doubles of both signs over many octaves, with zeros, NaN, ±∞, subnormals, the range's
+/// ends and the extremes of a double.
+fn doubles(rng: &mut SplitMix64, n: usize) -> Vec<f64> {
+    let mut out = vec![
+        0.0,
+        -0.0,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        -f64::MAX,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        -f64::from_bits(3),
+        1e-12,
+        1e12,
+        -1e-12,
+        -1e12,
+        (1u64 << 53) as f64 + 2.0,
+        f64::from_bits(u64::MAX),
+    ];
+    for k in -70..70 {
+        let p = 2f64.powi(k);
+        out.extend([
+            p,
+            -p,
+            p * (1.0 + f64::EPSILON),
+            -p * (1.0 - f64::EPSILON / 2.0),
+        ]);
+    }
+    let mut magnitudes = rng.signed_log_uniform(n, (-16.0, 16.0), 3);
+    // Values recorded in growing order move the extremes, and the gates, inside a batch.
+    magnitudes[..n / 4].sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    out.extend(magnitudes);
+    out
+}
+
+/// What two float histograms must agree on: each bucket's count, the special counts, the
+/// exact sum (its bits) and the extremes.
+fn float_seen(h: &FloatHistogram<u32>) -> (Vec<(bool, usize, u64)>, [u64; 8], u64, String) {
+    let c = h.counts().unwrap();
+    let buckets = c
+        .buckets()
+        .map(|b| (b.side == Side::Negative, b.index, b.count))
+        .collect();
+    let specials = [
+        c.zero_count(),
+        c.nan_count(),
+        c.positive_infinity_count(),
+        c.negative_infinity_count(),
+        c.underflow_count(),
+        c.overflow_count(),
+        c.saturated_count(),
+        c.total_count(),
+    ];
+    (
+        buckets,
+        specials,
+        c.sum().to_bits(),
+        format!("{:?}", (c.min(), c.max())),
+    )
+}
+
+#[test]
+fn every_batch_path_counts_doubles_as_record_does() {
+    let mut rng = SplitMix64(0xF10A7);
+    let values = doubles(&mut rng, 4_000);
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        for storage in [FloatStorage::Dense, FloatStorage::Sparse] {
+            for (error, range) in [
+                (0.01, (1e-12, 1e12)),
+                (0.001, (1e-300, 1e300)),
+                (0.05, (1.0, 4.0)),
+            ] {
+                let config = FloatConfig::new()
+                    .with_relative_error(error)
+                    .with_range(range.0, range.1)
+                    .with_mode(mode)
+                    .with_storage(storage);
+                let want = FloatHistogram::<u32>::new(config).unwrap();
+                values.iter().for_each(|&x| want.record(x));
+                let want = float_seen(&want);
+                for path in paths() {
+                    let got = FloatHistogram::<u32>::new(config).unwrap();
+                    got.record_many_on(path, &values);
+                    assert!(float_seen(&got) == want, "{config:?} {path:?}");
+                }
+            }
+        }
+    }
 }
