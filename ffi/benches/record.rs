@@ -438,6 +438,21 @@ fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
     best
 }
 
+/// What the `many` rows are, and their ratios to the `histogram` crate's per-value record
+/// in this run (`best`: the contenders' figures in `main`'s order).
+fn many_note(path: picollo_core::BatchPath, best: &[f64]) {
+    let env = picollo_core::BatchPath::ENV;
+    println!(
+        "many: Histogram::record_many_on, the offsets on the path chosen for this CPU ({}; \
+         {env}={:?} forces one) and on the portable path; many / histogram: {:.2}x, \
+         many (portable) / histogram: {:.2}x",
+        path.name(),
+        std::env::var(env).unwrap_or_default(),
+        best[9] / best[2],
+        best[10] / best[2],
+    );
+}
+
 fn main() {
     let values = splitmix::latencies(0x5EED_0000_0000_0002);
     let config = picollo_core::Config::new()
@@ -547,16 +562,7 @@ fn main() {
          call of the handle's record function); c fn: the same C loop calling the record \
          function it holds; c ffi: that C loop calling picollo_histogram_record"
     );
-    println!(
-        "many: Histogram::record_many_on, the offsets on the path chosen for this CPU ({}; \
-         {}={} forces one) and on the portable path; many / histogram: {:.2}x, \
-         many (portable) / histogram: {:.2}x",
-        path.name(),
-        picollo_core::BatchPath::ENV,
-        std::env::var(picollo_core::BatchPath::ENV).unwrap_or_default(),
-        best[9] / best[2],
-        best[10] / best[2],
-    );
+    many_note(path, &best);
     report::report(&format!(
         "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2} \
          fn={:.2} portable={:.2} many={:.2} many_path={} many_portable={:.2} c={:.2} c_fn={:.2} \
