@@ -285,7 +285,9 @@ fn doubles(rng: &mut SplitMix64, n: usize) -> Vec<f64> {
 
 /// What two float histograms must agree on: each bucket's count, the special counts, the
 /// exact sum (its bits) and the extremes.
-fn float_seen(h: &FloatHistogram<u32>) -> (Vec<(bool, usize, u64)>, [u64; 8], u64, String) {
+type FloatSeen = (Vec<(bool, usize, u64)>, [u64; 8], u64, String);
+
+fn float_seen(h: &FloatHistogram<u32>) -> FloatSeen {
     let c = h.counts().unwrap();
     let buckets = c
         .buckets()

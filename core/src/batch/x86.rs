@@ -11,7 +11,7 @@ pub(super) fn available(path: BatchPath) -> bool {
     match path {
         BatchPath::Portable => true,
         BatchPath::Avx2 => has_avx2(),
-        BatchPath::Avx512 => has_avx512(),
+        BatchPath::Avx512 => cfg!(picollo_avx512) && has_avx512(),
     }
 }
 
@@ -20,9 +20,15 @@ fn has_avx2() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
 
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", picollo_avx512))]
+#[allow(clippy::incompatible_msrv)]
 fn has_avx512() -> bool {
     std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512cd")
+}
+
+#[cfg(all(feature = "std", not(picollo_avx512)))]
+fn has_avx512() -> bool {
+    false
 }
 
 #[cfg(not(feature = "std"))]
@@ -52,9 +58,10 @@ pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]
         // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
         // as each other, and the function reads and writes within them.
         BatchPath::Avx2 => unsafe { fill_avx2(o, body, out_body) },
+        #[cfg(picollo_avx512)]
         // SAFETY: the caller found AVX-512F and CD on this CPU (`available`); as above.
         BatchPath::Avx512 => unsafe { fill_avx512(o, body, out_body) },
-        BatchPath::Portable => o.fill_portable(body, out_body),
+        _ => o.fill_portable(body, out_body),
     }
     o.fill_portable(tail, out_tail);
 }
@@ -98,6 +105,9 @@ unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) {
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512CD; `out` is as long as `values`, a multiple of 8.
+// Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
+#[cfg(picollo_avx512)]
+#[allow(clippy::incompatible_msrv)]
 #[target_feature(enable = "avx512f,avx512cd")]
 unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) {
     let fine = _mm512_set1_epi64(o.fine as i64);
@@ -127,9 +137,10 @@ pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64])
         // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
         // as each other, and the function reads and writes within them.
         BatchPath::Avx2 => unsafe { gates_avx2(g, body, out_body) },
+        #[cfg(picollo_avx512)]
         // SAFETY: the caller found AVX-512F on this CPU (`available`); as above.
         BatchPath::Avx512 => unsafe { gates_avx512(g, body, out_body) },
-        BatchPath::Portable => g.fill_portable(body, out_body),
+        _ => g.fill_portable(body, out_body),
     }
     g.fill_portable(tail, out_tail);
 }
@@ -170,6 +181,9 @@ unsafe fn gates_avx2(g: &Gates, values: &[f64], out: &mut [u64]) {
 ///
 /// # Safety
 /// The CPU has AVX-512F; `out` is as long as `values`, a multiple of 8.
+// Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
+#[cfg(picollo_avx512)]
+#[allow(clippy::incompatible_msrv)]
 #[target_feature(enable = "avx512f")]
 unsafe fn gates_avx512(g: &Gates, values: &[f64], out: &mut [u64]) {
     let magnitude_bits = _mm512_set1_epi64(i64::MAX);
