@@ -125,6 +125,7 @@ impl Offsets {
     }
 
     /// The shape's first logical index (offset + first = the slot's index).
+    #[cfg(picollo_concurrent)]
     pub(crate) fn first(&self) -> usize {
         self.first as usize
     }
@@ -161,12 +162,14 @@ impl Offsets {
 /// path takes whole, each bound at most `i64::MAX` so that a signed compare decides (an
 /// empty gate, `(u64::MAX, 0)`, becomes `(i64::MAX, 0)`: still empty, as a magnitude of
 /// `i64::MAX` is a NaN's).
+#[cfg(picollo_float)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Gates {
     lo: [u64; 2],
     hi: [u64; 2],
 }
 
+#[cfg(picollo_float)]
 impl Gates {
     pub(crate) fn new(lo: [u64; 2], hi: [u64; 2]) -> Gates {
         let top = i64::MAX as u64;

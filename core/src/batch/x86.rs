@@ -4,7 +4,9 @@
 
 use core::arch::x86_64::*;
 
-use super::{BatchPath, Gates, Offsets};
+#[cfg(picollo_float)]
+use super::Gates;
+use super::{BatchPath, Offsets};
 
 /// Whether this CPU runs `path` (a vector path).
 pub(super) fn available(path: BatchPath) -> bool {
@@ -124,6 +126,7 @@ unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) {
     }
 }
 
+#[cfg(picollo_float)]
 /// The gates of `values` into `out` on `path`, which this CPU runs (see [`Gates::fill`]).
 pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64]) {
     let lanes = match path {
@@ -145,6 +148,7 @@ pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64])
     g.fill_portable(tail, out_tail);
 }
 
+#[cfg(picollo_float)]
 /// Four values a vector: each lane's sign picks its gate, two signed compares (bounds and
 /// magnitudes are at most `i64::MAX`) say whether the magnitude is outside.
 ///
@@ -177,6 +181,7 @@ unsafe fn gates_avx2(g: &Gates, values: &[f64], out: &mut [u64]) {
     }
 }
 
+#[cfg(picollo_float)]
 /// Eight values a vector, as [`gates_avx2`] with mask registers.
 ///
 /// # Safety
