@@ -112,6 +112,10 @@ pub(crate) struct Offsets {
     scale: u32,
     /// The shape's first logical index.
     first: u64,
+    /// The portable path's index: the layout and the logarithm the shape's own records
+    /// take (`lzcnt` where the shape chose it), so that it costs what `record` costs.
+    layout: crate::Layout,
+    log2: crate::Log2,
 }
 
 impl Offsets {
@@ -121,6 +125,8 @@ impl Offsets {
             fine: layout.fine(),
             scale: layout.block_scale(),
             first: shape.first_index() as u64,
+            layout,
+            log2: shape.log2(),
         }
     }
 
@@ -142,18 +148,17 @@ impl Offsets {
         self.fill_portable(values, out);
     }
 
-    /// One value at a time, as [`crate::Layout::index`] computes it.
+    /// One value at a time, as the shape's record computes it.
     pub(crate) fn fill_portable(&self, values: &[u64], out: &mut [u64]) {
         for (o, &v) in out.iter_mut().zip(values) {
             *o = self.one(v);
         }
     }
 
-    /// The offset of one value.
+    /// The offset of one value, as [`crate::Shape::slot`] computes it.
     #[inline(always)]
     pub(crate) fn one(&self, v: u64) -> u64 {
-        let step = (v | self.fine).ilog2() - self.scale;
-        ((u64::from(step) << self.scale) + (v >> step)).wrapping_sub(self.first)
+        (self.layout.fast_index(v, self.log2) as u64).wrapping_sub(self.first)
     }
 }
 
