@@ -339,3 +339,38 @@ fn every_batch_path_counts_doubles_as_record_does() {
         }
     }
 }
+
+/// `PICOLLO_RECORD_PATH` forces the path (the portable one where it names a path this CPU
+/// lacks): this test runs itself again as a child process with each name, and the child
+/// checks the choice.
+#[test]
+fn the_environment_variable_forces_a_path() {
+    const NAME: &str = "the_environment_variable_forces_a_path";
+    if let Ok(name) = std::env::var(BatchPath::ENV) {
+        let want = match BatchPath::parse(&name) {
+            Some(p) if p.available() => p,
+            Some(_) => BatchPath::Portable,
+            None => BatchPath::best(),
+        };
+        assert_eq!(BatchPath::chosen(), want, "{name}");
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for name in BatchPath::ALL
+        .map(BatchPath::name)
+        .into_iter()
+        .chain(["sse9"])
+    {
+        let out = std::process::Command::new(&exe)
+            .args([NAME, "--exact", "--test-threads=1"])
+            .env(BatchPath::ENV, name)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: {text}");
+        assert!(
+            text.contains("1 passed"),
+            "{name}: the child ran no test: {text}"
+        );
+    }
+}
