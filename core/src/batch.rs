@@ -106,9 +106,11 @@ fn forced() -> Option<BatchPath> {
 /// What the offsets of a shape are computed from ([`crate::Layout::fast_index`]'s terms).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Offsets {
-    /// `B · unit`, or-ed into every value before its logarithm.
+    /// `B · unit`, or-ed into every value before its logarithm (the vector paths').
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     fine: u64,
-    /// `log2(B)`.
+    /// `log2(B)` (the vector paths').
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     scale: u32,
     /// The shape's first logical index.
     first: u64,
