@@ -126,8 +126,8 @@ unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) {
     }
 }
 
-#[cfg(picollo_float)]
 /// The gates of `values` into `out` on `path`, which this CPU runs (see [`Gates::fill`]).
+#[cfg(picollo_float)]
 pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64]) {
     let lanes = match path {
         BatchPath::Avx512 => 8,
@@ -148,12 +148,12 @@ pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64])
     g.fill_portable(tail, out_tail);
 }
 
-#[cfg(picollo_float)]
 /// Four values a vector: each lane's sign picks its gate, two signed compares (bounds and
 /// magnitudes are at most `i64::MAX`) say whether the magnitude is outside.
 ///
 /// # Safety
 /// The CPU has AVX2; `out` is as long as `values`, a multiple of 4.
+#[cfg(picollo_float)]
 #[target_feature(enable = "avx2")]
 unsafe fn gates_avx2(g: &Gates, values: &[f64], out: &mut [u64]) {
     let magnitude_bits = _mm256_set1_epi64x(i64::MAX);
@@ -181,11 +181,11 @@ unsafe fn gates_avx2(g: &Gates, values: &[f64], out: &mut [u64]) {
     }
 }
 
-#[cfg(picollo_float)]
 /// Eight values a vector, as [`gates_avx2`] with mask registers.
 ///
 /// # Safety
 /// The CPU has AVX-512F; `out` is as long as `values`, a multiple of 8.
+#[cfg(picollo_float)]
 // Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
 #[cfg(picollo_avx512)]
 #[allow(clippy::incompatible_msrv)]
