@@ -1,11 +1,34 @@
 //! Names the target's backends as cfgs (`backends`: which of `concurrent`, `float` and the
-//! two kinds of cells compile). It compiles nothing and writes nothing.
+//! two kinds of cells compile), and whether the compiler has the AVX-512 intrinsics
+//! (`picollo_avx512`). It compiles nothing and writes nothing.
 //! The instructions use the single-colon `cargo:` form: Debian's cargo-c builds with an older
 //! cargo that ignores `cargo::` lines.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     backends();
+    avx512();
+}
+
+/// `picollo_avx512`: the compiler has the AVX-512 intrinsics and target features (stable
+/// since Rust 1.89; the crate's minimum is older), so the batch record's AVX-512 path
+/// compiles. Asks `$RUSTC --version`; an answer it cannot read leaves the path out.
+fn avx512() {
+    println!("cargo:rustc-check-cfg=cfg(picollo_avx512)");
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Ok(out) = std::process::Command::new(rustc).arg("--version").output() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "rustc 1.95.0 (…)": the minor version.
+    let minor = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.split('.').nth(1))
+        .and_then(|m| m.parse::<u32>().ok());
+    if minor.is_some_and(|m| m >= 89) {
+        println!("cargo:rustc-cfg=picollo_avx512");
+    }
 }
 
 /// Names, once, the conditions that pick which modules compile on the target:

@@ -2,6 +2,7 @@
 
 use core::marker::PhantomData;
 
+use crate::batch::{BatchPath, Offsets, CHUNK};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::{Counter, Counts};
 use crate::layout::Layout;
@@ -130,6 +131,55 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
                 }
             }
             None => self.record_outside(v, 1),
+        }
+    }
+
+    /// Count every value of `values`, as many [`Histogram::record`]s would: the offsets
+    /// computed a vector at a time on [`BatchPath::chosen`], then the adds.
+    pub fn record_many(&mut self, values: &[u64]) {
+        self.record_many_on(BatchPath::chosen(), values);
+    }
+
+    /// [`Histogram::record_many`] on `path` (the portable one where this CPU lacks it).
+    pub fn record_many_on(&mut self, path: BatchPath, values: &[u64]) {
+        let offsets = Offsets::new(&self.shape);
+        let mut buf = [0u64; CHUNK];
+        for chunk in values.chunks(CHUNK) {
+            let out = &mut buf[..chunk.len()];
+            offsets.fill(path, chunk, out);
+            self.count_offsets(chunk, out);
+        }
+    }
+
+    /// One add for each value at its offset, as `record` adds; the outside counts, the
+    /// saturated ones and the extremes folded over the chunk and added once.
+    #[inline(always)]
+    fn count_offsets(&mut self, values: &[u64], offsets: &[u64]) {
+        let shape = self.shape;
+        let counts = self.counts.as_mut();
+        let len = counts.len() as u64;
+        let (mut lo, mut hi, mut outside) = (u64::MAX, 0, [0u64; 3]);
+        for (&v, &o) in values.iter().zip(offsets) {
+            match counts.get_mut(o as usize).filter(|_| o < len) {
+                Some(c) => {
+                    if EXACT {
+                        (lo, hi) = (lo.min(v), hi.max(v));
+                    }
+                    *c = c.increment();
+                    if *c == C::ZERO {
+                        *c = C::MAX;
+                        outside[SAT] += 1;
+                    }
+                }
+                None => outside[shape.outside_kind(v)] += 1,
+            }
+        }
+        for (k, n) in outside.into_iter().enumerate() {
+            self.outside[k] = self.outside[k].saturating_add(n);
+        }
+        if EXACT && lo <= hi {
+            self.extremes.note(lo);
+            self.extremes.note(hi);
         }
     }
 

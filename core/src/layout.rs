@@ -148,6 +148,11 @@ impl Layout {
         (self.unit_scale() as usize) << self.block_scale
     }
 
+    /// `B · unit`: or-ed into a value before its logarithm ([`Layout::index`]).
+    pub(crate) const fn fine(&self) -> u64 {
+        self.fine
+    }
+
     /// `log2(block_size)`.
     pub const fn block_scale(&self) -> u32 {
         self.block_scale

@@ -53,6 +53,7 @@ macro_rules! setters {
     )+};
 }
 
+pub mod batch;
 #[cfg(picollo_concurrent)]
 pub mod concurrent;
 pub mod config;
@@ -120,6 +121,7 @@ mod sum;
 pub mod summary;
 pub mod view;
 
+pub use batch::BatchPath;
 pub use config::{Config, ConfigError, ValueSelection};
 pub use counter::Counter;
 pub use cumulative::Cumulative;

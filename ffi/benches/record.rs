@@ -10,9 +10,12 @@
 //! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
 //! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns> fn=<ns>
-//! portable=<ns> c=<ns> c_fn=<ns> c_ffi=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the
+//! portable=<ns> many=<ns> many_path=<name> many_portable=<ns> c=<ns> c_fn=<ns> c_ffi=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the
 //! floor of any record behind a call; `fn` and `portable`: the histogram's record function
-//! called directly, the one chosen for this CPU and the one for any x86-64; `c`:
+//! called directly, the one chosen for this CPU and the one for any x86-64; `many`:
+//! `Histogram::record_many` of the whole array, its offsets a vector at a time on the path
+//! `many_path` (chosen for this CPU, or forced by `PICOLLO_RECORD_PATH`), and
+//! `many_portable` the same call on the portable path; `c`:
 //! `picollo_histogram_record(h, v)` in a C loop as the header compiles it; `c_fn` and `c_ffi`
 //! one C loop calling a function it holds, the record function or the exported
 //! `picollo_histogram_record`: the three C loops built together by the package's build
@@ -81,6 +84,34 @@ impl<const EXACT: bool> Contender for Picollo<EXACT> {
         for &v in values {
             self.0.record(v);
         }
+    }
+    fn total(&self) -> u64 {
+        let h = &self.0;
+        h.total_count() + h.underflow_count() + h.overflow_count()
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.0.footprint_in_bytes()
+    }
+}
+
+/// The plain histogram's batch record, `record_many_on(path, values)`: the offsets
+/// computed a vector at a time on `path`, then the adds.
+struct Many(
+    picollo_core::Histogram<u32, Vec<u32>>,
+    picollo_core::BatchPath,
+);
+
+impl Contender for Many {
+    fn name(&self) -> &'static str {
+        match self.1 {
+            picollo_core::BatchPath::Portable => "many (portable)",
+            picollo_core::BatchPath::Avx2 => "many (avx2)",
+            picollo_core::BatchPath::Avx512 => "many (avx512)",
+        }
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        self.0.record_many_on(self.1, values);
     }
     fn total(&self) -> u64 {
         let h = &self.0;
@@ -407,6 +438,21 @@ fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
     best
 }
 
+/// What the `many` rows are, and their ratios to the `histogram` crate's per-value record
+/// in this run (`best`: the contenders' figures in `main`'s order).
+fn many_note(path: picollo_core::BatchPath, best: &[f64]) {
+    let env = picollo_core::BatchPath::ENV;
+    println!(
+        "many: Histogram::record_many_on, the offsets on the path chosen for this CPU ({}; \
+         {env}={:?} forces one) and on the portable path; many / histogram: {:.2}x, \
+         many (portable) / histogram: {:.2}x",
+        path.name(),
+        std::env::var(env).unwrap_or_default(),
+        best[9] / best[2],
+        best[10] / best[2],
+    );
+}
+
 fn main() {
     let values = splitmix::latencies(0x5EED_0000_0000_0002);
     let config = picollo_core::Config::new()
@@ -440,6 +486,9 @@ fn main() {
     };
 
     let (mut ffi_fn, mut portable_fn) = (FfiFn::new(false), FfiFn::new(true));
+    let path = picollo_core::BatchPath::chosen();
+    let batch = |path| Many(config.build::<u32>().expect("picollo config"), path);
+    let (mut many, mut many_portable) = (batch(path), batch(picollo_core::BatchPath::Portable));
     let mut c_callers = match c_loops() {
         Ok(loops) => CCaller::all(loops),
         Err(why) => {
@@ -458,6 +507,8 @@ fn main() {
         &mut call,
         &mut ffi_fn,
         &mut portable_fn,
+        &mut many,
+        &mut many_portable,
     ];
     for c in &mut c_callers {
         contenders.push(c);
@@ -511,9 +562,11 @@ fn main() {
          call of the handle's record function); c fn: the same C loop calling the record \
          function it holds; c ffi: that C loop calling picollo_histogram_record"
     );
+    many_note(path, &best);
     report::report(&format!(
         "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2} \
-         fn={:.2} portable={:.2} c={:.2} c_fn={:.2} c_ffi={:.2}",
+         fn={:.2} portable={:.2} many={:.2} many_path={} many_portable={:.2} c={:.2} c_fn={:.2} \
+         c_ffi={:.2}",
         best[0],
         best[1],
         best[2],
@@ -521,8 +574,11 @@ fn main() {
         best[6],
         best[7],
         best[8],
-        best.get(9).copied().unwrap_or(f64::NAN),
-        best.get(10).copied().unwrap_or(f64::NAN),
-        best.get(11).copied().unwrap_or(f64::NAN)
+        best[9],
+        path.name(),
+        best[10],
+        best.get(11).copied().unwrap_or(f64::NAN),
+        best.get(12).copied().unwrap_or(f64::NAN),
+        best.get(13).copied().unwrap_or(f64::NAN)
     ));
 }

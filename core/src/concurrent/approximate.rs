@@ -8,7 +8,7 @@ use super::seqlock::DefaultCells;
 use super::{CellStore, Sealed};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
-use crate::shape::{Shape, SAT};
+use crate::shape::{Shape, Slot, SAT};
 
 /// A histogram any number of threads record into, each bucket an approximate counter
 /// ([`ApproxPolicy`]) once threads contend for it: buckets below `2^T` (8,192 by default)
@@ -98,7 +98,12 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqHistogram<C, Approximate, S> {
 
     #[inline(always)]
     fn record_fast_with<K: Coins>(&self, v: u64, log2: Log2, coins: &mut K) -> bool {
-        let slot = self.counts.shape.slot(v, log2);
+        self.record_slot_with(v, self.counts.shape.slot(v, log2), coins)
+    }
+
+    /// [`Self::record_fast_with`] at a slot computed beforehand.
+    #[inline(always)]
+    fn record_slot_with<K: Coins>(&self, v: u64, slot: Slot, coins: &mut K) -> bool {
         let Some(c) = self.counts.cell(slot) else {
             return false;
         };
@@ -200,6 +205,19 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqMode<C, S> for Approximate {
     #[inline(always)]
     fn record_fast_in(h: &ApproxHistogram<C, S>, v: u64, log2: Log2) -> bool {
         h.record_fast_with(v, log2, &mut super::approx_counter::ThreadCoins)
+    }
+
+    #[cfg(feature = "std")]
+    #[inline(always)]
+    fn record_slot_in(h: &ApproxHistogram<C, S>, v: u64, slot: Slot) -> bool {
+        h.record_slot_with(v, slot, &mut super::approx_counter::ThreadCoins)
+    }
+
+    #[cfg(not(feature = "std"))]
+    #[inline(always)]
+    fn record_slot_in(h: &ApproxHistogram<C, S>, v: u64, slot: Slot) -> bool {
+        let _ = (h, v, slot);
+        false
     }
 
     /// Without `std` there is no thread generator: the common path takes nothing (the

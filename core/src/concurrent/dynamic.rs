@@ -6,6 +6,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use super::modes::build;
 use super::path::{with_counts, Counts};
 use super::{DirectPath, LiveView, Mode, RecordPath, Storage};
+use crate::batch::BatchPath;
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::{Counter, Counts as _};
 use crate::layout::Log2;
@@ -371,13 +372,19 @@ impl DynHistogram {
         self.inner.path().record_corrected(v, expected_interval);
     }
 
-    /// Count every value of `values`.
+    /// Count every value of `values`, as many [`DynHistogram::record`]s would: their
+    /// storage offsets computed a vector at a time on [`BatchPath::chosen`], then each
+    /// counted as the mode counts a record (the exact extremes folded over the batch).
     pub fn record_many(&self, values: &[u64]) {
-        let path = self.inner.path();
-        for &v in values {
-            self.note(v);
-            path.record(v);
+        self.record_many_on(BatchPath::chosen(), values);
+    }
+
+    /// [`DynHistogram::record_many`] on `path` (the portable one where this CPU lacks it).
+    pub fn record_many_on(&self, path: BatchPath, values: &[u64]) {
+        if let Some(e) = &self.extremes {
+            e.note_many(values);
         }
+        self.inner.path().record_batch(values, path);
     }
 
     /// Reset (see the module docs for each mode's semantics); the exact extremes too.

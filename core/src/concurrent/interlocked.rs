@@ -6,6 +6,7 @@ use super::seq_histogram::{SeqHistogram, SeqMode};
 use super::seqlock::DefaultCells;
 use super::{CellStore, Sealed};
 use crate::layout::Log2;
+use crate::shape::Slot;
 
 /// A histogram any number of threads record into at once, with one relaxed atomic add
 /// (`lock xadd` on x86) per record: exact, but writers hitting the same cache line slow
@@ -55,7 +56,12 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqMode<C, S> for Interlocked {
     /// ceiling settles it, out of line.
     #[inline(always)]
     fn record_fast_in(h: &AtomicHistogram<C, S>, v: u64, log2: Log2) -> bool {
-        match h.counts.cell_of(v, log2) {
+        Self::record_slot_in(h, v, h.counts.shape.slot(v, log2))
+    }
+
+    #[inline(always)]
+    fn record_slot_in(h: &AtomicHistogram<C, S>, _v: u64, slot: Slot) -> bool {
+        match h.counts.cell(slot) {
             Some(c) => {
                 if increment_atomic::<C>(c) {
                     h.counts.settle_atomic(c);

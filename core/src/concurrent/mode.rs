@@ -83,6 +83,19 @@ impl<C: AtomicCounter> ConcurrentHistogram<C> {
         self.path.record(v)
     }
 
+    /// Count every value of `values`, as many [`ConcurrentHistogram::record`]s would: their
+    /// storage offsets computed a vector at a time ([`crate::BatchPath::chosen`]), then
+    /// each counted as the mode counts a record.
+    pub fn record_many(&self, values: &[u64]) {
+        self.record_many_on(crate::BatchPath::chosen(), values)
+    }
+
+    /// [`ConcurrentHistogram::record_many`] on `path` (the portable one where this CPU
+    /// lacks it).
+    pub fn record_many_on(&self, path: crate::BatchPath, values: &[u64]) {
+        self.path.record_batch(values, path)
+    }
+
     /// Count one occurrence of `v`; the approximate mode flips its coins with `rng` (one
     /// generator per thread), the other modes ignore it.
     #[inline]

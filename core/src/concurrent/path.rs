@@ -14,8 +14,10 @@
 
 use super::live::LiveView;
 use super::{ApproxPolicy, AtomicCounter, Collect, Shaped, Source, Storage, XorShift64};
+use crate::batch::{BatchPath, Offsets, CHUNK};
 use crate::layout::Log2;
 use crate::merge::MergeError;
+use crate::shape::Slot;
 use crate::view::View;
 
 /// How a concurrent histogram counts. The threading rules of each mode are written once,
@@ -145,6 +147,31 @@ pub trait ModePath: Shaped + Send + Sync + core::fmt::Debug {
 
     /// Count `v` where [`ModePath::record_fast_in`] declined it.
     fn record_declined(&self, v: u64);
+
+    /// [`ModePath::record_fast_in`] with `v`'s slot computed beforehand (the batch record's
+    /// second step): the same answer, the same count.
+    fn record_slot_in(&self, v: u64, slot: Slot) -> bool;
+
+    /// Count every value of `values`: their offsets computed on `path` a chunk at a time
+    /// ([`BatchPath`]), then each counted as [`ModePath::record`] counts it.
+    fn record_batch(&self, values: &[u64], path: BatchPath) {
+        let offsets = Offsets::new(&self.shape());
+        let mut buf = [0u64; CHUNK];
+        for chunk in values.chunks(CHUNK) {
+            let out = &mut buf[..chunk.len()];
+            offsets.fill(path, chunk, out);
+            for (&v, &o) in chunk.iter().zip(out.iter()) {
+                let offset = o as usize;
+                let slot = Slot {
+                    index: offset.wrapping_add(offsets.first()),
+                    offset,
+                };
+                if !self.record_slot_in(v, slot) {
+                    self.record_declined(v);
+                }
+            }
+        }
+    }
 
     /// Count one occurrence of `v`: the common path, or else the declined one. The one
     /// record rule of every mode (each mode's `record` is this).

@@ -11,7 +11,7 @@ use super::{CellStore, Collect, Sealed, Shaped, Source, Storage, XorShift64};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::MergeError;
-use crate::shape::Shape;
+use crate::shape::{Shape, Slot};
 use crate::view::View;
 
 /// What a seqlock histogram's mode decides: how a record lands in a cell (the common path
@@ -44,6 +44,9 @@ pub trait SeqMode<C: AtomicCounter, S: CellStore<C>>:
     /// return false, counting nothing, where the mode leaves `v` to
     /// [`SeqMode::record_declined`]. The hot path: no call, no panic, no allocation.
     fn record_fast_in(h: &SeqHistogram<C, Self, S>, v: u64, log2: Log2) -> bool;
+
+    /// [`SeqMode::record_fast_in`] with `v`'s slot computed beforehand.
+    fn record_slot_in(h: &SeqHistogram<C, Self, S>, v: u64, slot: Slot) -> bool;
 
     /// Count `v` where [`SeqMode::record_fast_in`] declined it (out of line).
     fn record_declined(h: &SeqHistogram<C, Self, S>, v: u64);
@@ -259,6 +262,10 @@ where
     #[inline(always)]
     fn record_declined(&self, v: u64) {
         M::record_declined(self, v)
+    }
+    #[inline(always)]
+    fn record_slot_in(&self, v: u64, slot: Slot) -> bool {
+        M::record_slot_in(self, v, slot)
     }
     fn record_with(&self, v: u64, rng: &mut XorShift64) {
         M::record_with(self, v, rng)

@@ -79,13 +79,6 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
         self.cell(self.shape.slot(v, log2))
     }
 
-    /// The cell of `v` if it exists, in one step ([`SeqCounts::existing_cell`] of its
-    /// slot).
-    #[inline(always)]
-    pub(crate) fn existing_cell_of(&self, v: u64, log2: Log2) -> Option<&C::Atomic> {
-        self.existing_cell(self.shape.slot(v, log2))
-    }
-
     /// The cell of `slot` if it exists: as [`SeqCounts::cell`], but `None` also where its
     /// sparse block is not made yet (a hot path without the call that makes it).
     #[inline(always)]

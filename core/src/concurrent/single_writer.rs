@@ -62,7 +62,12 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqMode<C, S> for SingleWriter {
     /// A full bucket is left to `record_declined`, which counts it as saturated.
     #[inline(always)]
     fn record_fast_in(h: &SharedHistogram<C, S>, v: u64, log2: Log2) -> bool {
-        match h.counts.existing_cell_of(v, log2) {
+        Self::record_slot_in(h, v, h.counts.shape.slot(v, log2))
+    }
+
+    #[inline(always)]
+    fn record_slot_in(h: &SharedHistogram<C, S>, _v: u64, slot: Slot) -> bool {
+        match h.counts.existing_cell(slot) {
             Some(c) => increment_plain::<C>(c) == 0,
             None => false,
         }

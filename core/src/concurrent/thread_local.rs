@@ -39,7 +39,7 @@ use super::{Sealed, Shaped, Source};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::{add_view, MergeError};
-use crate::shape::{Shape, SAT};
+use crate::shape::{Shape, Slot, SAT};
 use crate::view::View;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -684,7 +684,12 @@ impl<C: AtomicCounter> ModePath for LocalHistogram<C> {
     /// A thread-local load, then a plain load and store into this thread's shard.
     #[inline(always)]
     fn record_fast_in(&self, v: u64, log2: Log2) -> bool {
-        let offset = self.shape.slot(v, log2).offset;
+        self.record_slot_in(v, self.shape.slot(v, log2))
+    }
+
+    #[inline(always)]
+    fn record_slot_in(&self, _v: u64, slot: Slot) -> bool {
+        let offset = slot.offset;
         if offset < self.shape.len() {
             if let Some(base) = self.my_cells() {
                 // SAFETY: `base` came from `Last` with this histogram's id (ids are never

@@ -4,6 +4,7 @@ use super::cells::Cells;
 use super::config::{FloatConfig, FloatShape, Writers};
 use super::octaves::CHUNK;
 use super::sum::{WideSum, DOWN};
+use crate::batch::{BatchPath, Gates, CHUNK as BATCH};
 use crate::concurrent::{
     add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, AtomicCounter, Cell64,
     Mode, Version,
@@ -253,47 +254,62 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     #[inline(always)]
     fn record_single(&self, x: f64) {
         let bits = x.to_bits();
-        let negative = (bits >> 63) as usize;
         let magnitude = bits & !SIGN;
-        let hot = &self.hot[negative];
-        if magnitude >= u64::load(&hot.gate_lo) && magnitude <= u64::load(&hot.gate_hi) {
-            let e = (magnitude >> 52) as usize;
-            let (cell, lo) = if hot.dense.is_null() {
-                // SAFETY: a magnitude in the gate is normal and in the range, so the slot
-                // of its exponent is in the block directory (`sparse_biased_blocks`).
-                let block = unsafe { &*hot.blocks.wrapping_add(e) }.load(Ordering::Acquire);
-                if block.is_null() {
-                    return self.record_general(x);
-                }
-                // SAFETY: the chunk directory covers every exponent; a block is published
-                // after its exponent's chunk of sums (`Cells::make_block`), and the Acquire
-                // load above makes that chunk visible: it is made, `2·CHUNK` words alive as
-                // long as the cells. A made block is the octave's `buckets_per_octave`
-                // cells, published with Release after they were made; the place is below
-                // that.
-                unsafe {
-                    let chunk = (*hot.sum_chunks.add(e / CHUNK)).load(Ordering::Relaxed);
-                    debug_assert!(!chunk.is_null());
-                    (
-                        &*block.add(self.shape.place_of_normal(magnitude)),
-                        chunk.add(2 * (e % CHUNK)) as *const Cell64,
-                    )
-                }
-            } else {
-                let cell = hot.dense.wrapping_add(self.shape.shifted_normal(magnitude));
-                // SAFETY: a magnitude in the gate is normal and in the range, so its
-                // storage offset is below `shape.len()`, the dense cells' length, and
-                // `cell` is that offset's cell (see `Hot::dense`).
-                (unsafe { &*cell }, hot.sums.wrapping_add(2 * e))
-            };
-            if increment_plain::<C>(cell) == 0 {
-                // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
-                // (flat sums cover the range's exponents).
-                unsafe { super::octaves::add_significand(lo, magnitude) };
-                return;
-            }
+        let hot = &self.hot[(bits >> 63) as usize];
+        let gated = magnitude >= u64::load(&hot.gate_lo) && magnitude <= u64::load(&hot.gate_hi);
+        // SAFETY: `x`'s magnitude is in its sign's gate (just read).
+        if !(gated && unsafe { self.record_gated(x) }) {
+            self.record_general(x);
         }
-        self.record_general(x);
+    }
+
+    /// The single writer's common path for `x`, whose magnitude lay in its sign's gate
+    /// (now or at any earlier moment: a gate only ever holds normal magnitudes of the
+    /// range): true when counted, false (nothing changed) for the general path.
+    ///
+    /// # Safety
+    /// `x`'s magnitude was in its sign's gate.
+    #[inline(always)]
+    unsafe fn record_gated(&self, x: f64) -> bool {
+        let bits = x.to_bits();
+        let magnitude = bits & !SIGN;
+        let hot = &self.hot[(bits >> 63) as usize];
+        let e = (magnitude >> 52) as usize;
+        let (cell, lo) = if hot.dense.is_null() {
+            // SAFETY: a magnitude in the gate is normal and in the range, so the slot
+            // of its exponent is in the block directory (`sparse_biased_blocks`).
+            let block = unsafe { &*hot.blocks.wrapping_add(e) }.load(Ordering::Acquire);
+            if block.is_null() {
+                return false;
+            }
+            // SAFETY: the chunk directory covers every exponent; a block is published
+            // after its exponent's chunk of sums (`Cells::make_block`), and the Acquire
+            // load above makes that chunk visible: it is made, `2·CHUNK` words alive as
+            // long as the cells. A made block is the octave's `buckets_per_octave`
+            // cells, published with Release after they were made; the place is below
+            // that.
+            unsafe {
+                let chunk = (*hot.sum_chunks.add(e / CHUNK)).load(Ordering::Relaxed);
+                debug_assert!(!chunk.is_null());
+                (
+                    &*block.add(self.shape.place_of_normal(magnitude)),
+                    chunk.add(2 * (e % CHUNK)) as *const Cell64,
+                )
+            }
+        } else {
+            let cell = hot.dense.wrapping_add(self.shape.shifted_normal(magnitude));
+            // SAFETY: a magnitude in the gate is normal and in the range, so its
+            // storage offset is below `shape.len()`, the dense cells' length, and
+            // `cell` is that offset's cell (see `Hot::dense`).
+            (unsafe { &*cell }, hot.sums.wrapping_add(2 * e))
+        };
+        if increment_plain::<C>(cell) == 0 {
+            // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
+            // (flat sums cover the range's exponents).
+            unsafe { super::octaves::add_significand(lo, magnitude) };
+            return true;
+        }
+        false
     }
 
     /// Any record, in either mode: special values, full buckets, unallocatable blocks.
@@ -424,10 +440,34 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         }
     }
 
-    /// Count every value of `values`.
+    /// Count every value of `values`, as many [`FloatHistogram::record`]s would: which
+    /// values the common path takes whole (each sign's gate) decided a vector at a time on
+    /// [`BatchPath::chosen`], then each counted.
     pub fn record_many(&self, values: &[f64]) {
-        for &x in values {
-            self.record(x);
+        self.record_many_on(BatchPath::chosen(), values);
+    }
+
+    /// [`FloatHistogram::record_many`] on `path` (the portable one where this CPU lacks
+    /// it). The gates are read once per chunk of values: a value the chunk's record widened
+    /// the gate for takes the general path, which counts it the same.
+    pub fn record_many_on(&self, path: BatchPath, values: &[f64]) {
+        let mut outside = [0u64; BATCH];
+        for chunk in values.chunks(BATCH) {
+            let out = &mut outside[..chunk.len()];
+            let load = |k: usize| {
+                [
+                    u64::load(&self.hot[k].gate_lo),
+                    u64::load(&self.hot[k].gate_hi),
+                ]
+            };
+            let (pos, neg) = (load(0), load(1));
+            Gates::new([pos[0], neg[0]], [pos[1], neg[1]]).fill(path, chunk, out);
+            for (&x, &o) in chunk.iter().zip(out.iter()) {
+                // SAFETY: `o == 0`: `x`'s magnitude was in its sign's gate when read above.
+                if !(o == 0 && unsafe { self.record_gated(x) }) {
+                    self.record_general(x);
+                }
+            }
         }
     }
 

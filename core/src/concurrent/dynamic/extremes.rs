@@ -44,6 +44,21 @@ impl Extremes {
         }
     }
 
+    /// Take the in-range values of `values` into the extremes: their smallest and largest
+    /// folded first (no branch a value), then noted once.
+    pub(super) fn note_many(&self, values: &[u64]) {
+        let (mut lo, mut hi) = (u64::MAX, 0);
+        for &v in values {
+            let inside = v.wrapping_sub(self.first) <= self.span;
+            lo = lo.min(if inside { v } else { u64::MAX });
+            hi = hi.max(if inside { v } else { 0 });
+        }
+        if lo <= hi {
+            self.note(lo);
+            self.note(hi);
+        }
+    }
+
     /// Take the smallest and largest in-range values a corrected record of `v` adds.
     pub(super) fn note_corrected(&self, v: u64, interval: u64) {
         let last = self.first + self.span;

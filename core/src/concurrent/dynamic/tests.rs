@@ -401,3 +401,41 @@ fn a_mode_that_does_not_fit_in_place_is_boxed_and_counts_and_drops_alike() {
         .unwrap();
     assert_eq!(counts, (vec![0; shape.len()], [0; 3]));
 }
+
+/// The batch record on every path this CPU runs (the portable one alone under Miri)
+/// counts what the per-value record counts, in every width, mode and storage.
+#[test]
+fn record_many_counts_what_record_counts() {
+    let config = small();
+    // Fewer under Miri, which runs this test on the portable path in the miri stage.
+    let n = if cfg!(miri) { 150u64 } else { 600 };
+    let values: Vec<u64> = (0..n)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 64))
+        .collect();
+    let shape = config.validate().unwrap();
+    for path in crate::BatchPath::ALL.into_iter().filter(|p| p.available()) {
+        for bits in [CounterBits::U32, CounterBits::U64] {
+            for (&mode, storage) in Mode::ALL
+                .iter()
+                .flat_map(|m| [(m, Storage::Dense), (m, Storage::Sparse)])
+            {
+                let Ok(want) = DynHistogram::with_storage(shape, bits, mode, storage) else {
+                    continue;
+                };
+                let want = want.with_exact_extremes();
+                let got = DynHistogram::with_storage(shape, bits, mode, storage)
+                    .unwrap()
+                    .with_exact_extremes();
+                values.iter().for_each(|&v| want.record(v));
+                got.record_many_on(path, &values);
+                let (a, b) = (got.collect().unwrap(), want.collect().unwrap());
+                assert_eq!(a.counts(), b.counts(), "{mode:?} {storage:?} {path:?}");
+                let outside = |h: &crate::Histogram<u64, Vec<u64>>| {
+                    [h.underflow_count(), h.overflow_count(), h.saturated_count()]
+                };
+                assert_eq!(outside(&a), outside(&b));
+                assert_eq!(got.exact_extremes(), want.exact_extremes());
+            }
+        }
+    }
+}

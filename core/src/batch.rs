@@ -1,0 +1,215 @@
+//! The batch record's first step: the storage offsets of many values computed a vector at
+//! a time ([`BatchPath`]), before each mode counts them as its own record would.
+//!
+//! The offset is [`crate::Shape::slot`]'s, `index(v) − first_index`, with the same
+//! logarithm: `⌊log2(v | fine)⌋`. The portable path takes it value by value; AVX2, which has
+//! no `lzcnt`, takes it from the exponent of a double (exact for the 32-bit half of the
+//! operand that holds its highest bit, so exact for every `u64`); AVX-512 takes it with
+//! `vplzcntq`. Values outside the range get offsets of `len()` or more, as `slot`'s do, and
+//! the caller leaves them to the per-value record.
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod x86;
+
+use crate::Shape;
+
+/// Values whose offsets one pass computes before they are counted (a stack buffer of
+/// `CHUNK` offsets: 2 KiB).
+pub(crate) const CHUNK: usize = 256;
+
+/// How a batch record computes its offsets: one value at a time, or a vector at a time
+/// with the instructions a CPU has. Every path gives the same offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BatchPath {
+    /// One value at a time (any CPU; the path under Miri).
+    Portable,
+    /// Four values at a time with AVX2 (x86-64).
+    Avx2,
+    /// Eight values at a time with AVX-512F and AVX-512CD's `vplzcntq` (x86-64).
+    Avx512,
+}
+
+impl BatchPath {
+    /// Every path, the portable one first.
+    pub const ALL: [BatchPath; 3] = [BatchPath::Portable, BatchPath::Avx2, BatchPath::Avx512];
+
+    /// The environment variable that forces a path by name (read once, with `std`).
+    pub const ENV: &'static str = "PICOLLO_RECORD_PATH";
+
+    /// The path's name: `portable`, `avx2` or `avx512`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BatchPath::Portable => "portable",
+            BatchPath::Avx2 => "avx2",
+            BatchPath::Avx512 => "avx512",
+        }
+    }
+
+    /// The path named `name` (as [`BatchPath::name`] spells it); `None` for any other text.
+    pub fn parse(name: &str) -> Option<BatchPath> {
+        BatchPath::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Whether this CPU runs the path (detected at run time with `std`, else the target's
+    /// compile-time features; never a vector path under Miri).
+    pub fn available(self) -> bool {
+        match self {
+            BatchPath::Portable => true,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            p => x86::available(p),
+            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+            _ => false,
+        }
+    }
+
+    /// The fastest path this CPU runs.
+    pub fn best() -> BatchPath {
+        [BatchPath::Avx512, BatchPath::Avx2]
+            .into_iter()
+            .find(|p| p.available())
+            .unwrap_or(BatchPath::Portable)
+    }
+
+    /// The path a batch record takes when none is given: [`BatchPath::ENV`]'s where it
+    /// names one this CPU runs (one it does not run gives the portable path), else
+    /// [`BatchPath::best`]. Chosen once per process.
+    pub fn chosen() -> BatchPath {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        static CHOSEN: AtomicU8 = AtomicU8::new(u8::MAX);
+        let known = CHOSEN.load(Ordering::Relaxed);
+        if let Some(&p) = BatchPath::ALL.get(usize::from(known)) {
+            return p;
+        }
+        let p = match forced() {
+            Some(p) if p.available() => p,
+            Some(_) => BatchPath::Portable,
+            None => BatchPath::best(),
+        };
+        CHOSEN.store(p as u8, Ordering::Relaxed);
+        p
+    }
+}
+
+/// The path [`BatchPath::ENV`] names, if it names one.
+#[cfg(feature = "std")]
+fn forced() -> Option<BatchPath> {
+    extern crate std;
+    let name = std::env::var(BatchPath::ENV).ok()?;
+    BatchPath::parse(name.trim())
+}
+
+#[cfg(not(feature = "std"))]
+fn forced() -> Option<BatchPath> {
+    None
+}
+
+/// What the offsets of a shape are computed from ([`crate::Layout::fast_index`]'s terms).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Offsets {
+    /// `B · unit`, or-ed into every value before its logarithm (the vector paths').
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+    fine: u64,
+    /// `log2(B)` (the vector paths').
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+    scale: u32,
+    /// The shape's first logical index.
+    first: u64,
+    /// The portable path's index: the layout and the logarithm the shape's own records
+    /// take (`lzcnt` where the shape chose it), so that it costs what `record` costs.
+    layout: crate::Layout,
+    log2: crate::Log2,
+}
+
+impl Offsets {
+    pub(crate) fn new(shape: &Shape) -> Offsets {
+        let layout = shape.layout();
+        Offsets {
+            fine: layout.fine(),
+            scale: layout.block_scale(),
+            first: shape.first_index() as u64,
+            layout,
+            log2: shape.log2(),
+        }
+    }
+
+    /// The shape's first logical index (offset + first = the slot's index).
+    #[cfg(picollo_concurrent)]
+    pub(crate) fn first(&self) -> usize {
+        self.first as usize
+    }
+
+    /// `out[i]` = the storage offset of `values[i]` ([`crate::Shape::slot`]'s), on `path`
+    /// where this CPU runs it (else the portable path). `out` is as long as `values`.
+    pub(crate) fn fill(&self, path: BatchPath, values: &[u64], out: &mut [u64]) {
+        debug_assert_eq!(values.len(), out.len());
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if path != BatchPath::Portable && path.available() {
+            return x86::fill(self, path, values, out);
+        }
+        let _ = path;
+        self.fill_portable(values, out);
+    }
+
+    /// One value at a time, as the shape's record computes it.
+    pub(crate) fn fill_portable(&self, values: &[u64], out: &mut [u64]) {
+        for (o, &v) in out.iter_mut().zip(values) {
+            *o = self.one(v);
+        }
+    }
+
+    /// The offset of one value, as [`crate::Shape::slot`] computes it.
+    #[inline(always)]
+    pub(crate) fn one(&self, v: u64) -> u64 {
+        (self.layout.fast_index(v, self.log2) as u64).wrapping_sub(self.first)
+    }
+}
+
+/// The float histogram's gates of a batch ([`crate::float::FloatHistogram`]'s single-writer
+/// record): per sign (positive, negative), the magnitudes (bits without the sign) its common
+/// path takes whole, each bound at most `i64::MAX` so that a signed compare decides (an
+/// empty gate, `(u64::MAX, 0)`, becomes `(i64::MAX, 0)`: still empty, as a magnitude of
+/// `i64::MAX` is a NaN's).
+#[cfg(picollo_float)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gates {
+    lo: [u64; 2],
+    hi: [u64; 2],
+}
+
+#[cfg(picollo_float)]
+impl Gates {
+    pub(crate) fn new(lo: [u64; 2], hi: [u64; 2]) -> Gates {
+        let top = i64::MAX as u64;
+        Gates {
+            lo: lo.map(|b| b.min(top)),
+            hi: hi.map(|b| b.min(top)),
+        }
+    }
+
+    /// `out[i]` = 0 where `values[i]`'s magnitude lies in its sign's gate, else nonzero; on
+    /// `path` where this CPU runs it (else the portable path).
+    pub(crate) fn fill(&self, path: BatchPath, values: &[f64], out: &mut [u64]) {
+        debug_assert_eq!(values.len(), out.len());
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if path != BatchPath::Portable && path.available() {
+            return x86::gates(self, path, values, out);
+        }
+        let _ = path;
+        self.fill_portable(values, out);
+    }
+
+    pub(crate) fn fill_portable(&self, values: &[f64], out: &mut [u64]) {
+        for (o, &x) in out.iter_mut().zip(values) {
+            *o = self.one(x);
+        }
+    }
+
+    /// 0 where `x`'s magnitude lies in its sign's gate, else 1.
+    #[inline(always)]
+    pub(crate) fn one(&self, x: f64) -> u64 {
+        let bits = x.to_bits();
+        let sign = (bits >> 63) as usize;
+        let magnitude = bits & !(1 << 63);
+        u64::from(magnitude < self.lo[sign] || magnitude > self.hi[sign])
+    }
+}

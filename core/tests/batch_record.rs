@@ -1,0 +1,376 @@
+//! The batch record (`record_many`) against the per-value `record`: over random layouts
+//! (units, ranges, relative errors), storages, modes and counter widths, on every batch
+//! path this CPU runs, the same buckets, outside and saturated counts and exact extremes;
+//! two writers' batches into the interlocked and thread-local modes lose nothing.
+#![cfg(not(loom))]
+
+mod common;
+
+use common::SplitMix64;
+use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
+use picollo::float::{
+    FloatConfig, FloatHistogram, Mode as FloatMode, Side, Storage as FloatStorage,
+};
+use picollo::{BatchPath, Config, Histogram};
+
+/// The paths this CPU runs (the portable one always).
+fn paths() -> Vec<BatchPath> {
+    BatchPath::ALL
+        .into_iter()
+        .filter(|p| p.available())
+        .collect()
+}
+
+/// A random layout: relative error, unit and range, both ends anywhere in `u64`.
+fn layout(rng: &mut SplitMix64) -> Config {
+    const ERRORS: [f64; 6] = [0.1, 0.05, 0.01, 0.001, 0.0005, 0.0002];
+    let error = ERRORS[rng.below(ERRORS.len() as u64) as usize];
+    let unit_scale = rng.below(12) as u32;
+    let (a, b) = (rng.any_magnitude(), rng.any_magnitude());
+    let (min, max) = match rng.below(4) {
+        0 => (0, u64::MAX),
+        1 => (0, a.max(b)),
+        _ => (a.min(b), a.max(b)),
+    };
+    Config::new()
+        .with_relative_error(error)
+        .with_unit_scale(unit_scale)
+        .with_range(min, max)
+}
+
+/// Every power of two ± 1, 2^53 ± 1, the top of `u64`, the range's ends ± 1 and random
+/// magnitudes, shuffled; some repeated to fill buckets.
+fn values(rng: &mut SplitMix64, config: &Config, n: usize) -> Vec<u64> {
+    let mut out = vec![
+        0,
+        1,
+        2,
+        u64::MAX,
+        u64::MAX - 1,
+        (1 << 53) - 1,
+        1 << 53,
+        (1 << 53) + 1,
+    ];
+    for k in 0..64 {
+        let p = 1u64 << k;
+        out.extend([p - 1, p, p + 1]);
+    }
+    let (min, max) = (config.min_trackable(), config.max_trackable());
+    out.extend([
+        min.wrapping_sub(1),
+        min,
+        min + 1,
+        max - 1,
+        max,
+        max.wrapping_add(1),
+    ]);
+    while out.len() < n {
+        let v = match rng.below(3) {
+            0 => min.wrapping_add(rng.below(max.wrapping_sub(min).max(1))),
+            _ => rng.any_magnitude(),
+        };
+        out.push(v);
+    }
+    for i in (1..out.len()).rev() {
+        out.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    out
+}
+
+fn modes() -> [Mode; 4] {
+    [
+        Mode::SingleWriter,
+        Mode::Interlocked,
+        Mode::ThreadLocal,
+        // Exact below 2^40 per bucket: one writer's counts are the records.
+        Mode::Approximate(ApproxPolicy::new().with_threshold(40)),
+    ]
+}
+
+/// What the two histograms must agree on: the counts, outside counts and extremes.
+type Seen = (Vec<u64>, [u64; 3], Option<(u64, u64)>);
+
+fn seen(h: &DynHistogram) -> Seen {
+    let c = h.collect().unwrap();
+    let outside = [c.underflow_count(), c.overflow_count(), c.saturated_count()];
+    (c.counts().to_vec(), outside, h.exact_extremes())
+}
+
+/// A new histogram, or `None` where the mode has no such storage.
+fn make(config: Config, bits: CounterBits, mode: Mode, storage: Storage) -> Option<DynHistogram> {
+    let shape = config.validate().unwrap();
+    let h = DynHistogram::with_storage(shape, bits, mode, storage).ok()?;
+    Some(h.with_exact_extremes())
+}
+
+/// Both histograms given the same near-full buckets, so that the batch saturates some
+/// (not in the approximate mode, whose steps above its threshold are random).
+fn near_full(h: &DynHistogram, bits: CounterBits, full: &[u64]) {
+    if matches!(h.mode(), Mode::Approximate(_)) {
+        return;
+    }
+    let ceiling = match bits {
+        CounterBits::U32 => u64::from(u32::MAX),
+        CounterBits::U64 => u64::MAX,
+    };
+    for &v in full {
+        h.record_n(v, ceiling - 2);
+    }
+}
+
+#[test]
+fn every_batch_path_counts_what_record_counts() {
+    let mut rng = SplitMix64(0xBA7C_4EC0);
+    let mut saturated = 0;
+    for _ in 0..24 {
+        let config = layout(&mut rng);
+        let vs = values(&mut rng, &config, 3_000);
+        let (min, max) = (config.min_trackable(), config.max_trackable());
+        let full: Vec<u64> = vs
+            .iter()
+            .copied()
+            .filter(|v| (min..=max).contains(v))
+            .take(4)
+            .collect();
+        let full = &full[..];
+        for bits in [CounterBits::U32, CounterBits::U64] {
+            for mode in modes() {
+                for storage in [Storage::Dense, Storage::Sparse] {
+                    let Some(want) = make(config, bits, mode, storage) else {
+                        continue;
+                    };
+                    near_full(&want, bits, full);
+                    vs.iter().for_each(|&v| want.record(v));
+                    let want = seen(&want);
+                    saturated += u32::from(want.1[2] > 0);
+                    for path in paths() {
+                        let got = make(config, bits, mode, storage).unwrap();
+                        near_full(&got, bits, full);
+                        got.record_many_on(path, &vs);
+                        let why = format!("{config:?} {bits:?} {mode:?} {storage:?} {path:?}");
+                        let got = seen(&got);
+                        let diff: Vec<_> = (0..got.0.len())
+                            .filter(|&i| got.0[i] != want.0[i])
+                            .map(|i| (i, got.0[i], want.0[i]))
+                            .take(4)
+                            .collect();
+                        assert!(
+                            got == want,
+                            "{why} {diff:?} {:?} {:?}",
+                            (got.1, got.2),
+                            (want.1, want.2)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        saturated > 0,
+        "no bucket saturated: the saturation step went untested"
+    );
+}
+
+/// The plain histogram's batch against its own record, extremes kept.
+#[test]
+fn the_plain_histograms_batch_counts_what_record_counts() {
+    let mut rng = SplitMix64(0x9_1A1A);
+    for _ in 0..48 {
+        let config = layout(&mut rng);
+        let vs = values(&mut rng, &config, 3_000);
+        let mut want: Histogram<u32, Vec<u32>, true> =
+            config.build::<u32>().unwrap().with_exact_extremes();
+        vs[..3]
+            .iter()
+            .for_each(|&v| want.record_n(v, u64::from(u32::MAX) - 1));
+        let start = want.clone();
+        vs.iter().for_each(|&v| want.record(v));
+        for path in paths() {
+            let mut got = start.clone();
+            got.record_many_on(path, &vs);
+            let why = format!("{config:?} {path:?}");
+            assert_eq!(got.counts(), want.counts(), "{why}");
+            let outside = |h: &Histogram<u32, Vec<u32>, true>| {
+                [h.underflow_count(), h.overflow_count(), h.saturated_count()]
+            };
+            assert_eq!(outside(&got), outside(&want), "{why}");
+            assert_eq!(got.exact_extremes(), want.exact_extremes(), "{why}");
+        }
+    }
+}
+
+/// Two threads' batches at once: every value counted, bucket for bucket as one thread's
+/// records of both halves.
+#[test]
+fn two_writers_batches_lose_nothing() {
+    let mut rng = SplitMix64(0x2_3417);
+    let config = Config::new()
+        .with_relative_error(0.01)
+        .with_range(100, 1 << 40);
+    let vs = values(&mut rng, &config, 200_000);
+    let want = make(config, CounterBits::U64, Mode::SingleWriter, Storage::Dense).unwrap();
+    vs.iter().for_each(|&v| want.record(v));
+    let want = seen(&want);
+    for mode in [Mode::Interlocked, Mode::ThreadLocal] {
+        for path in paths() {
+            let h = make(config, CounterBits::U64, mode, Storage::Dense).unwrap();
+            let (a, b) = vs.split_at(vs.len() / 2);
+            std::thread::scope(|s| {
+                for half in [a, b] {
+                    let h = &h;
+                    s.spawn(move || {
+                        for part in half.chunks(1_000) {
+                            h.record_many_on(path, part);
+                        }
+                    });
+                }
+            });
+            let got = seen(&h);
+            let total = |s: &Seen| s.0.iter().sum::<u64>() + s.1.iter().sum::<u64>();
+            assert_eq!(total(&got), vs.len() as u64, "{mode:?} {path:?}");
+            assert!(got == want, "{mode:?} {path:?}");
+        }
+    }
+}
+
+#[test]
+fn each_path_is_found_by_its_name() {
+    for p in BatchPath::ALL {
+        assert_eq!(BatchPath::parse(p.name()), Some(p));
+    }
+    assert_eq!(BatchPath::parse("sse9"), None);
+    assert!(BatchPath::Portable.available());
+    assert!(BatchPath::best().available());
+    assert!(BatchPath::chosen().available());
+}
+
+/// Doubles of both signs over many octaves, with zeros, NaN, ±∞, subnormals, the range's
+/// ends and the extremes of a double.
+fn doubles(rng: &mut SplitMix64, n: usize) -> Vec<f64> {
+    let mut out = vec![
+        0.0,
+        -0.0,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        -f64::MAX,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        -f64::from_bits(3),
+        1e-12,
+        1e12,
+        -1e-12,
+        -1e12,
+        (1u64 << 53) as f64 + 2.0,
+        f64::from_bits(u64::MAX),
+    ];
+    for k in -70..70 {
+        let p = 2f64.powi(k);
+        out.extend([
+            p,
+            -p,
+            p * (1.0 + f64::EPSILON),
+            -p * (1.0 - f64::EPSILON / 2.0),
+        ]);
+    }
+    let mut magnitudes = rng.signed_log_uniform(n, (-16.0, 16.0), 3);
+    // Values recorded in growing order move the extremes, and the gates, inside a batch.
+    magnitudes[..n / 4].sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    out.extend(magnitudes);
+    out
+}
+
+/// What two float histograms must agree on: each bucket's count, the special counts, the
+/// exact sum (its bits) and the extremes.
+type FloatSeen = (Vec<(bool, usize, u64)>, [u64; 8], u64, String);
+
+fn float_seen(h: &FloatHistogram<u32>) -> FloatSeen {
+    let c = h.counts().unwrap();
+    let buckets = c
+        .buckets()
+        .map(|b| (b.side == Side::Negative, b.index, b.count))
+        .collect();
+    let specials = [
+        c.zero_count(),
+        c.nan_count(),
+        c.positive_infinity_count(),
+        c.negative_infinity_count(),
+        c.underflow_count(),
+        c.overflow_count(),
+        c.saturated_count(),
+        c.total_count(),
+    ];
+    (
+        buckets,
+        specials,
+        c.sum().to_bits(),
+        format!("{:?}", (c.min(), c.max())),
+    )
+}
+
+#[test]
+fn every_batch_path_counts_doubles_as_record_does() {
+    let mut rng = SplitMix64(0xF10A7);
+    let values = doubles(&mut rng, 4_000);
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        for storage in [FloatStorage::Dense, FloatStorage::Sparse] {
+            for (error, range) in [
+                (0.01, (1e-12, 1e12)),
+                (0.001, (1e-300, 1e300)),
+                (0.05, (1.0, 4.0)),
+            ] {
+                let config = FloatConfig::new()
+                    .with_relative_error(error)
+                    .with_range(range.0, range.1)
+                    .with_mode(mode)
+                    .with_storage(storage);
+                let want = FloatHistogram::<u32>::new(config).unwrap();
+                values.iter().for_each(|&x| want.record(x));
+                let want = float_seen(&want);
+                for path in paths() {
+                    let got = FloatHistogram::<u32>::new(config).unwrap();
+                    got.record_many_on(path, &values);
+                    assert!(float_seen(&got) == want, "{config:?} {path:?}");
+                }
+            }
+        }
+    }
+}
+
+/// `PICOLLO_RECORD_PATH` forces the path (the portable one where it names a path this CPU
+/// lacks): this test runs itself again as a child process with each name, and the child
+/// checks the choice.
+#[test]
+fn the_environment_variable_forces_a_path() {
+    const NAME: &str = "the_environment_variable_forces_a_path";
+    if let Ok(name) = std::env::var(BatchPath::ENV) {
+        let want = match BatchPath::parse(&name) {
+            Some(p) if p.available() => p,
+            Some(_) => BatchPath::Portable,
+            None => BatchPath::best(),
+        };
+        assert_eq!(BatchPath::chosen(), want, "{name}");
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for name in BatchPath::ALL
+        .map(BatchPath::name)
+        .into_iter()
+        .chain(["sse9"])
+    {
+        let out = std::process::Command::new(&exe)
+            .args([NAME, "--exact", "--test-threads=1"])
+            .env(BatchPath::ENV, name)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: {text}");
+        assert!(
+            text.contains("1 passed"),
+            "{name}: the child ran no test: {text}"
+        );
+    }
+}
