@@ -34,9 +34,12 @@ fn a_thousand_short_lived_threads_lose_nothing_and_keep_few_shards() {
         assert!(h.shard_count() <= WAVE, "{} shards", h.shard_count());
     }
     assert_eq!(h.total_count(), 1_000 * K);
-    // Exited threads' shards were handed on or folded: only `keep_idle` remain.
-    assert_eq!(h.shard_count(), 2);
-    assert_eq!(h.idle_shard_count(), 2);
+    // Exited threads' shards were handed on or folded: at most `keep_idle` remain, all
+    // idle (fewer where no two threads ever recorded at once: a loaded machine may run each
+    // wave's threads one after another, and they then share one shard).
+    let shards = h.shard_count();
+    assert!((1..=2).contains(&shards), "{shards} shards");
+    assert_eq!(h.idle_shard_count(), shards);
     // Every value is in its bucket: the summary matches a single-threaded histogram.
     let mut expected = config().build::<u32>().unwrap();
     (1..=1_000 * K).for_each(|v| expected.record(v));
