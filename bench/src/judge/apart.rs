@@ -89,14 +89,15 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     let k_builds = saved.len();
     let runs = saved.first().map_or(0, Vec::len);
     let widest = saved.iter().map(|b| range(b)).fold(f64::NAN, f64::max);
-    c.apart = Some(Apart {
+    let unjudged_apart = Apart {
         runs,
         spread: f64::NAN,
         floored: floored(saved.iter().flatten().chain(new)),
         range: widest,
         floor: f64::NAN,
         speed: None,
-    });
+    };
+    c.apart = Some(unjudged_apart.clone());
     let positive = |v: &f64| *v > 0.0 && v.is_finite();
     let even = saved
         .iter()
@@ -119,12 +120,10 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
     judge_log_change(c, d, t * (a + b).sqrt());
     let percent = |x: f64| x.exp_m1() * 100.0;
     c.apart = Some(Apart {
-        runs,
         spread: percent(between.sqrt()),
         floored: false,
-        range: widest,
         floor: percent(t * (a + b).sqrt()),
-        speed: None,
+        ..unjudged_apart
     });
     c.builds = Some(Builds {
         processes: 1,
