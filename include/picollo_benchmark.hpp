@@ -59,6 +59,10 @@ public:
     Flags flags;
     OneK oneK;
 };
+// Flags combine as in Google Benchmark: `Counter::kIsRate | Counter::kInvert`.
+constexpr Counter::Flags operator|(const Counter::Flags &a, const Counter::Flags &b) {
+    return Counter::Flags(int(a) | int(b));
+}
 typedef std::map<std::string, Counter> UserCounters;
 
 // Keeps the compiler from dropping `value` or the work that made it: the empty asm claims to
@@ -278,9 +282,12 @@ public:
     }
     // Accepted and ignored: Picollo's runner chooses batches, time and rounds itself.
     Benchmark *Unit(TimeUnit) { return this; }
-    // Left out with a note (LeftOut): the runner chooses each batch, and a body that counts on
-    // n iterations would be measured wrong.
+    // Each batch runs n iterations (picollo_suite_set_batch), whatever --batch says; n is
+    // 1 to 2^24.
     Benchmark *Iterations(IterationCount n) {
+        if (n < 1 || n > (IterationCount(1) << 24)) {
+            return Refuse("Iterations(" + std::to_string(n) + "): needs 1 to 2^24 (16777216)");
+        }
         iterations_ = n;
         return Suffix("iterations:" + std::to_string(n));
     }
@@ -339,9 +346,6 @@ public:
     // Why Picollo leaves out this registration's instance of `threads` threads (0: no Threads
     // call), "" where it runs it.
     std::string LeftOut(int threads) const {
-        if (iterations_ > 0) {
-            return "Iterations(" + std::to_string(iterations_) + "): Picollo chooses each batch itself";
-        }
         if (time_type_ == "manual_time") {
             return "UseManualTime: Picollo times each batch itself and takes no SetIterationTime";
         }
@@ -359,6 +363,8 @@ public:
     const std::vector<std::vector<int64_t>> &ArgLists() const { return args_; }
     // The instance's name as Google Benchmark writes it: `BM_x/8/64/real_time`.
     std::string InstanceName(const std::vector<int64_t> &args, int threads) const;
+    // The batch Iterations fixed (0: the runner chooses).
+    IterationCount FixedIterations() const { return iterations_; }
     BigO ComplexityCurve() const { return complexity_; }
     BigOFunc *ComplexityLambda() const { return complexity_lambda_; }
     virtual void Run(State &state) { fn_(state); }

@@ -405,6 +405,10 @@ inline int RunAll() {
     }
     for (std::size_t i = 0; i < all.size() && st == PICOLLO_STATUS_OK; i++) {
         st = picollo_suite_add(suite, all[i].name.c_str(), &Work, &all[i]);
+        IterationCount fixed = all[i].family->FixedIterations();
+        if (st == PICOLLO_STATUS_OK && fixed > 0) {
+            st = picollo_suite_set_batch(suite, all[i].name.c_str(), nullptr, uint64_t(fixed));
+        }
     }
     if (st != PICOLLO_STATUS_OK) {
         std::fprintf(stderr, "error: %s\n", picollo_last_error_message());

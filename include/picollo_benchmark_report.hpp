@@ -168,18 +168,24 @@ inline double Aggregate(const std::string &name, const std::vector<double> &v) {
     return name == "cv" ? StdDev(v) / Mean(v) : NAN;
 }
 
-// `x` with Google Benchmark's suffixes of 1000 (k, M, G, ...) or of 1024 (Ki, Mi, ...).
+// `x` to 6 digits with Google Benchmark's suffixes: of 1000 (k, M, G, ...) or of 1024 (Ki,
+// Mi, ...) above 1, of 1000 below (m, u, n, p, f, a).
 inline std::string Human(double x, Counter::OneK one_k) {
     static const char *const decimal[] = {"", "k", "M", "G", "T", "P", "E"};
     static const char *const binary[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    static const char *const small[] = {"", "m", "u", "n", "p", "f", "a"};
     double base = one_k == Counter::kIs1024 ? 1024.0 : 1000.0;
-    int power = 0;
-    while (std::fabs(x) >= base && power < 6) {
+    const char *suffix = "";
+    for (int power = 1; std::fabs(x) >= base && power < 7; power++) {
         x /= base;
-        power++;
+        suffix = (one_k == Counter::kIs1024 ? binary : decimal)[power];
+    }
+    for (int power = 1; x != 0 && std::fabs(x) < 1 && power < 7; power++) {
+        x *= 1000;
+        suffix = small[power];
     }
     char text[48];
-    std::snprintf(text, sizeof text, "%.6g%s", x, (one_k == Counter::kIs1024 ? binary : decimal)[power]);
+    std::snprintf(text, sizeof text, "%.6g%s", x, suffix);
     return text;
 }
 
@@ -413,7 +419,8 @@ inline void PrintReport(const std::map<std::string, Measured> &measured) {
             for (const auto &c : kept.counters) {
                 line += " " + c.first + "=" + Human(Figure(c.second, double(kept.k), double(kept.k) * ns * 1e-9),
                                                     c.second.oneK);
-                line += c.second.flags & Counter::kIsRate ? "/s" : "";
+                bool rate = c.second.flags & Counter::kIsRate, inverted = c.second.flags & Counter::kInvert;
+                line += rate ? (inverted ? "s" : "/s") : "";
             }
             std::printf("%s\n", line.c_str());
         }

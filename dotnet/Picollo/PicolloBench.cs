@@ -180,6 +180,8 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_add_param(SuiteHandle suite, byte[] name, byte[] param, IntPtr work, IntPtr ctx);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_throughput(SuiteHandle suite, byte[] name, byte[] param, byte[] unit, ulong perOperation);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_fail(byte[] message);
+        // A benchmark's own batch (ABI 1.29).
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_batch(SuiteHandle suite, byte[] name, byte[] param, ulong batch);
         // Untimed stretches of the batch running on this thread (ABI 1.28).
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_suite_pause();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_suite_resume();

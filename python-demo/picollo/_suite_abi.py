@@ -1,4 +1,4 @@
-"""The suites of libpicollo's C ABI (Linux, ABI 1.28) as data: the opaque suite and the
+"""The suites of libpicollo's C ABI (Linux, ABI 1.29) as data: the opaque suite and the
 signatures of ``picollo_suite_*``.
 
 Like `_abi`, this module loads no library; `_suite_native` applies `SUITE_SIGNATURES`. A
@@ -16,8 +16,9 @@ from ._bench_abi import picollo_bench_config
 #: (`picollo_suite_new` to `picollo_suite_main`; 1.20) and the command of its own worker
 #: (`picollo_suite_set_worker`; 1.21), a benchmark of a parameter and a throughput
 #: (`picollo_suite_add_param`, `picollo_suite_set_throughput`; 1.24), untimed stretches
-#: (`picollo_suite_pause`, `picollo_suite_resume`; 1.28).
-SUITE_ABI_MINOR = 28
+#: (`picollo_suite_pause`, `picollo_suite_resume`; 1.28), a benchmark's fixed batch
+#: (`picollo_suite_set_batch`; 1.29).
+SUITE_ABI_MINOR = 29
 
 
 class picollo_suite(Structure):
@@ -34,6 +35,7 @@ SUITE_SIGNATURES = {
     "picollo_suite_add": (status_t, [SuiteP, c_char_p, c_void_p, c_void_p]),
     "picollo_suite_add_param": (status_t, [SuiteP, c_char_p, c_char_p, c_void_p, c_void_p]),
     "picollo_suite_set_throughput": (status_t, [SuiteP, c_char_p, c_char_p, c_char_p, c_uint64]),
+    "picollo_suite_set_batch": (status_t, [SuiteP, c_char_p, c_char_p, c_uint64]),
     "picollo_suite_set_worker": (status_t, [SuiteP, POINTER(c_char_p), c_size_t]),
     "picollo_suite_fail": (status_t, [c_char_p]),
     "picollo_suite_pause": (None, []),

@@ -86,6 +86,9 @@ pub(crate) struct Registered<'a> {
     pub work: Box<dyn FnMut(u64) + 'a>,
     /// The work of one operation, where declared: its results' rate.
     pub throughput: Option<Throughput>,
+    /// The operations of each batch, where the benchmark fixes them: they override the
+    /// suite's and the command line's batch.
+    pub batch: Option<u64>,
 }
 
 /// Makes the meter each benchmark is measured with.
@@ -158,6 +161,7 @@ impl<'a> Suite<'a> {
             name: name.into(),
             work: Box::new(work),
             throughput: None,
+            batch: None,
         });
         self
     }
@@ -181,6 +185,34 @@ impl<'a> Suite<'a> {
         })?;
         b.throughput = Some(t);
         Ok(self)
+    }
+
+    /// Fix the operations of each batch of benchmark `name` (the last registered of that
+    /// name) at `k`, whatever the suite's settings and the command line say: for a benchmark
+    /// whose work must run in batches of its own size. An error for a name no benchmark has,
+    /// or a `k` outside 1 to [`MAX_BATCH`](crate::rules::MAX_BATCH).
+    pub fn set_batch(&mut self, name: &str, k: u64) -> Result<&mut Self, SuiteError> {
+        if !(1..=crate::rules::MAX_BATCH).contains(&k) {
+            let why = std::format!("batch of {name:?}: {k} is not 1 to 2^24");
+            return Err(SuiteError::usage(why));
+        }
+        let b = self.benchmarks.iter_mut().rev().find(|b| b.name == name);
+        let b = b.ok_or_else(|| {
+            SuiteError::usage(std::format!(
+                "batch of {name:?}: no benchmark of that name is registered"
+            ))
+        })?;
+        b.batch = Some(k);
+        Ok(self)
+    }
+
+    /// `plan` with the batch benchmark `plan.name` fixes, where it fixes one.
+    pub(crate) fn with_fixed_batch(&self, mut plan: Plan) -> Plan {
+        let b = self.benchmarks.iter().rev().find(|b| b.name == plan.name);
+        if let Some(k) = b.and_then(|b| b.batch) {
+            plan.batch = Some(k);
+        }
+        plan
     }
 
     /// Register `op(&p)`, one operation a call, as benchmark `name/p` for each parameter `p`
@@ -464,7 +496,7 @@ impl<'a> Suite<'a> {
         let mut outcome = Outcome::default();
         for (i, name) in selected.iter().enumerate() {
             watch.start(name, (i + 1, selected.len()));
-            let named = plan.named(name);
+            let named = self.with_fixed_batch(plan.named(name));
             let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)));
             let why = match measured {
                 Ok(Ok(mut r)) => {
