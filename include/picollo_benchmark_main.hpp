@@ -288,8 +288,9 @@ inline bool Measures(const std::vector<std::string> &argv) {
 }
 
 // The throughput of each benchmark that --benchmark_filter selects and that declares one
-// (SetBytesProcessed, else SetItemsProcessed): its work in one batch of one iteration, run
-// here once before the runner starts, as the rate per iteration.
+// (SetBytesProcessed, else SetItemsProcessed): its work in one batch of one iteration (of
+// its Iterations(n) where it fixes them), run here once before the runner starts, as the
+// rate per iteration.
 inline void LearnThroughputs(picollo_suite *suite, std::vector<Instance> &all) {
     std::unique_ptr<std::regex> filter;
     try {
@@ -303,7 +304,8 @@ inline void LearnThroughputs(picollo_suite *suite, std::vector<Instance> &all) {
         if (filter && !std::regex_search(in.name, *filter)) {
             continue;
         }
-        Outcome out = RunBatch(in, 1);
+        IterationCount fixed = in.family->FixedIterations();
+        Outcome out = RunBatch(in, fixed > 0 ? fixed : 1);
         int64_t n = out.bytes > 0 ? out.bytes : out.items;
         IterationCount k = out.iterations > 0 ? out.iterations : 1;
         if (!out.failure.empty() || n <= 0 || n / k == 0) {

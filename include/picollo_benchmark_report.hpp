@@ -407,9 +407,13 @@ inline std::string WithReport(const std::string &json, const std::vector<Record>
 // A line for each instance's counters and label, figured at its rounds' median time, and
 // the `_BigO` and `_RMS` rows of each fit, on the standard output.
 inline void PrintReport(const std::map<std::string, Measured> &measured) {
-    for (const auto &e : measured) {
-        const Measured &m = e.second;
-        const Kept &kept = m.in->kept;
+    for (const Instance &in : Instances()) { // in the order they ran
+        auto found = measured.find(Quoted(in.name));
+        if (found == measured.end()) {
+            continue;
+        }
+        const Measured &m = found->second;
+        const Kept &kept = in.kept;
         if (!kept.counters.empty() && !m.times.empty()) {
             double ns = Median(m.times);
             char time[32];
@@ -429,9 +433,9 @@ inline void PrintReport(const std::map<std::string, Measured> &measured) {
         }
     }
     for (const FamilyFit &f : Fits(measured)) {
-        std::printf("%s_BigO: %s %s (ns, fit to %zu medians)\n%s_RMS: %.0f %%\n", f.family->BaseName().c_str(),
-                    Human(f.fit.coefficient, Counter::kIs1000).c_str(), CurveName(f.fit.curve), f.points,
-                    f.family->BaseName().c_str(), f.fit.rms * 100);
+        std::printf("%s_BigO: %.4g %s (ns, fit to %zu medians)\n%s_RMS: %.0f %%\n", f.family->BaseName().c_str(),
+                    f.fit.coefficient, CurveName(f.fit.curve), f.points, f.family->BaseName().c_str(),
+                    f.fit.rms * 100);
     }
 }
 

@@ -1,6 +1,7 @@
 //! A benchmark's own batch (`Suite::set_batch`, Google Benchmark's `->Iterations(n)`), on a
 //! simulated clock: its work is called with that batch, whatever the suite's settings and
-//! the command line say, measured here and on both sides of a comparison; a batch of 0,
+//! the command line say, measured here, on both sides of a comparison and by `--test` (one
+//! batch of it); a batch of 0,
 //! above 2^24 or of a name no benchmark has is refused.
 #![cfg(target_os = "linux")]
 
@@ -57,8 +58,19 @@ fn a_fixed_batch_overrides_the_suites_and_the_command_lines() {
     };
     assert_eq!((batch("fixed"), batch("free")), (7, 10), "{out}");
     assert!(out.contains("; batch 7, "), "{out}");
-    let seen = seen.borrow();
-    assert!(!seen.is_empty() && seen.iter().all(|&k| k == 7), "{seen:?}");
+    assert!(
+        !seen.borrow().is_empty() && seen.borrow().iter().all(|&k| k == 7),
+        "{seen:?}"
+    );
+    // --test: one batch, of the benchmark's own size.
+    seen.borrow_mut().clear();
+    let report = s
+        .run_args(&args(&["--test"]), Mode::Once, &mut Vec::new())
+        .unwrap();
+    assert_eq!(
+        (report.exit, seen.borrow().as_slice()),
+        (Exit::Ok, &[7u64][..])
+    );
 }
 
 #[test]

@@ -189,7 +189,8 @@ impl<'a> Suite<'a> {
 
     /// Fix the operations of each batch of benchmark `name` (the last registered of that
     /// name) at `k`, whatever the suite's settings and the command line say: for a benchmark
-    /// whose work must run in batches of its own size. An error for a name no benchmark has,
+    /// whose work must run in batches of its own size (`--test` runs one such batch). An
+    /// error for a name no benchmark has,
     /// or a `k` outside 1 to [`MAX_BATCH`](crate::rules::MAX_BATCH).
     pub fn set_batch(&mut self, name: &str, k: u64) -> Result<&mut Self, SuiteError> {
         if !(1..=crate::rules::MAX_BATCH).contains(&k) {
@@ -376,8 +377,8 @@ impl<'a> Suite<'a> {
         names.filter(|n| args.filters_select(n)).count()
     }
 
-    /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic's
-    /// message (or [`fail`]'s).
+    /// Each selected benchmark run once, as a test (one batch: of one operation, or of the
+    /// batch it fixes): `ok`, or `FAILED` with its panic's message (or [`fail`]'s).
     fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Outcome> {
         let mut outcome = Outcome::default();
         for b in self
@@ -385,7 +386,8 @@ impl<'a> Suite<'a> {
             .iter_mut()
             .filter(|b| selected.contains(&b.name))
         {
-            let ran = catch_unwind(AssertUnwindSafe(|| (b.work)(1)));
+            let k = b.batch.unwrap_or(1);
+            let ran = catch_unwind(AssertUnwindSafe(|| (b.work)(k)));
             match ran {
                 Ok(()) => writeln!(out, "bench {} ... ok", b.name)?,
                 Err(p) => {

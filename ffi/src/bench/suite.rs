@@ -200,8 +200,8 @@ pub unsafe extern "C" fn picollo_suite_set_throughput(
 /// Fixes the operations of each batch of benchmark `name`, or where `param` is not NULL, of
 /// benchmark `name/param` (the last registered of that name), at `batch`, whatever
 /// `picollo_suite_set_config` and the command line say: `work` is then called with `k` =
-/// `batch` (its results say `batch N`), for a benchmark whose work must run in batches of its
-/// own size (Google Benchmark's `->Iterations(n)`). Strings NUL-terminated UTF-8. Errors:
+/// `batch` (its results say `batch N`; `--test` runs one batch of it), for a benchmark whose
+/// work must run in batches of its own size (Google Benchmark's `->Iterations(n)`). Strings NUL-terminated UTF-8. Errors:
 /// NULL `suite` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a `batch` outside 1 to
 /// 2^24, or a name no benchmark of the suite has. ABI 1.29.
 #[no_mangle]
