@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Checks what picollo_benchmark.hpp adds to Google Benchmark's JSON and to the runner's
-lines for gbench_sample.cpp's BM_counters, BM_linear, BM_linear_auto, BM_setup (and, where
-given, an instance of Iterations(7)): each user counter's figure as its flags make it against
+lines for gbench_sample.cpp's BM_counters, BM_linear, BM_linear_auto, BM_setup,
+BM_manual_time (and, where given, an instance of Iterations(7)): each user counter's figure as its flags make it against
 the record's own time and the batch the log names, the aggregates of the counters over the
 rounds, the label, the _BigO and _RMS records of each Complexity fit against a least-squares
-fit computed here from the same medians, a Setup left out of the time, and a batch of 7.
+fit computed here from the same medians, a Setup left out of the time, the time a benchmark
+of UseManualTime tells, and a batch of 7.
 Used by c-tests/gbench.sh; standard library only.
 
 Usage: check_gbench_report.py JSON LOG [ITERATIONS_NAME]
@@ -124,6 +125,15 @@ def check_setup(doc):
     print(f"gbench: BM_setup, whose Setup spins 1 ms paused: {statistics.median(times):.1f} ns")
 
 
+def check_manual(doc):
+    """UseManualTime: each iteration told 1 us, so every round's time is 1000 ns (within the
+    histogram's relative error)."""
+    times = [b["real_time"] for b in doc["benchmarks"]
+             if b["run_name"] == "BM_manual_time/manual_time" and b["run_type"] == "iteration"]
+    assert times and all(close(t, 1000.0, 1e-3) for t in times), times
+    print(f"gbench: BM_manual_time, 1 us told an iteration: {statistics.median(times)} ns")
+
+
 def main():
     doc = json.load(open(sys.argv[1]))
     log = open(sys.argv[2]).read()
@@ -131,6 +141,7 @@ def main():
     check_fit(doc, log, "BM_linear", "N")
     check_fit(doc, log, "BM_linear_auto", None)
     check_setup(doc)
+    check_manual(doc)
     if len(sys.argv) > 3:
         check_iterations(doc, log, sys.argv[3])
 

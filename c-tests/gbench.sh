@@ -6,11 +6,11 @@
 # --benchmark_list_tests, --benchmark_filter), --test and --benchmark_dry_run, a short
 # measurement whose --benchmark_out JSON Google Benchmark's compare.py reads and whose
 # throughputs come from SetItemsProcessed/SetBytesProcessed, --benchmark_format=json alone on
-# stdout, user counters, labels, Complexity fits, Setup/Teardown and Iterations(7)
-# (c-tests/check_gbench_report.py), an A/A of the program against a copy of itself, and bad
-# use: a Range whose start is above its end, Threads(4) and UseManualTime (left out with a
-# note), SkipWithError, an unknown --benchmark_ flag. Then c-tests/bench_oneliner.cpp: picollo::Bench().run("name", work)
-# printing its rows. Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --test.
+# stdout, user counters, labels, Complexity fits, Setup/Teardown, Iterations(7) and
+# UseManualTime (c-tests/check_gbench_report.py), an A/A of the program against a copy of
+# itself, and bad use: a Range whose start is above its end, Threads(4) (left out with a
+# note), SkipWithError, an unknown --benchmark_ flag. Then c-tests/bench_oneliner.cpp:
+# picollo::Bench().run("name", work) printing its rows. Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --test.
 # Called by c-tests/run.sh; runs alone too (it builds libpicollo first).
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -67,6 +67,7 @@ BM_linear_auto/1024
 BM_linear_auto/4096
 BM_setup
 BM_fixed/iterations:7
+BM_manual_time/manual_time
 BM_registered/32'
 run 0 list ./sample --list
 [[ "$(sed 's/: benchmark$//' "$out/list.log")" == "$names" ]] || die "--list printed: $(cat "$out/list.log")"
@@ -80,12 +81,12 @@ cmp -s "$out/list.log" "$out/filter_all.log" || die "--benchmark_filter=all list
 
 # Each run once, under either flag; a skip with an error is that benchmark FAILED.
 run 0 test ./sample --test
-has test "bench result: 35 ran once, 0 failed"
+has test "bench result: 36 ran once, 0 failed"
 run 0 dry_run ./sample --benchmark_dry_run --benchmark_filter='^BM_(sum|copy)/'
 [[ "$(tail -n 1 "$out/dry_run.log")" == "bench result: 7 ran once, 0 failed" ]] || die "dry run: $(cat "$out/dry_run.log")"
 run 6 skip env GBENCH_SAMPLE_SKIP=1 ./sample --test
 has skip "bench BM_skip ... FAILED: the input was empty, as the test asked"
-has skip "bench result: 34 ran once, 1 failed"
+has skip "bench result: 35 ran once, 1 failed"
 
 # Refused at startup, exit status 2, naming the benchmark and the call; unknown flags too.
 run 2 bad_range env GBENCH_SAMPLE_BAD_RANGE=1 ./sample --list
@@ -94,9 +95,9 @@ has bad_range "error: BM_bad: Range(64, 8): its start is above its limit"
 run 0 left_out env GBENCH_SAMPLE_LEFT_OUT=1 ./sample --test
 has left_out "note: BM_threads/8/threads:2 is left out: Threads(2): Picollo runs a benchmark on one thread"
 has left_out "note: BM_threads/8/threads:4 is left out: Threads(4): Picollo runs a benchmark on one thread"
-has left_out "note: BM_manual/8/manual_time is left out: UseManualTime: Picollo times each batch itself"
 has left_out "bench BM_threads/8/threads:1 ... ok"
-has left_out "bench result: 36 ran once, 0 failed"
+has left_out "bench BM_manual/8/manual_time ... ok"
+has left_out "bench result: 38 ran once, 0 failed"
 run 2 unknown ./sample --benchmark_foo=1
 has unknown "error: unknown flag --benchmark_foo: Picollo takes --benchmark_filter"
 run 2 csv ./sample --benchmark_format=csv
@@ -142,9 +143,10 @@ assert timed >= 1e6 and paused < 1e5 and setup < 1e5, (paused, timed, setup)
 EOF
 # What the header adds to the runner's report: state.counters (each flag's arithmetic against
 # the round's time), SetLabel, Complexity's _BigO and _RMS (against a fit computed from the
-# JSON's medians), Setup/Teardown (paused; the sample fails without them) and Iterations(7).
+# JSON's medians), Setup/Teardown (paused; the sample fails without them), Iterations(7) and
+# UseManualTime (1 us told an iteration).
 run 0 report ./sample --budget 0.1 --warmup 0.02 --counters none --out report \
-    --benchmark_filter='^(BM_counters|BM_linear(_auto)?/|BM_setup|BM_fixed/)' --benchmark_out=report.json
+    --benchmark_filter='^(BM_counters|BM_linear(_auto)?/|BM_setup|BM_fixed/|BM_manual_time/)' --benchmark_out=report.json
 python3 "$here/check_gbench_report.py" "$out/report.json" "$out/report.log" 'BM_fixed/iterations:7' ||
     die "the counters, label, fits or batch: $(cat "$out/report.log")"
 # With --benchmark_format=json, the standard output is the JSON alone, the counters in it.

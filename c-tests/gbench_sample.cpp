@@ -2,7 +2,7 @@
 // picollo_benchmark.hpp maps used at least once, built against Picollo by its include alone
 // (the Google Benchmark original reads `#include <benchmark/benchmark.h>`) and run by
 // c-tests/gbench.sh (c-tests/check_gbench_report.py reads what BM_counters, BM_linear,
-// BM_linear_auto, BM_setup and BM_fixed report). GBENCH_SAMPLE_SKIP=1 makes BM_skip call
+// BM_linear_auto, BM_setup, BM_fixed and BM_manual_time report). GBENCH_SAMPLE_SKIP=1 makes BM_skip call
 // SkipWithError; GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
 // GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime,
 // GBENCH_SAMPLE_PAUSED=1 BM_spin/paused:1 and BM_spin/paused:0 (a 1 ms spin, paused or not) and
@@ -196,6 +196,15 @@ static void BM_fixed(benchmark::State &state) {
     state.counters["max_iterations"] = double(state.max_iterations);
 }
 BENCHMARK(BM_fixed)->Iterations(7);
+
+// UseManualTime: each iteration tells 1 us (SetIterationTime), which is then its time.
+static void BM_manual_time(benchmark::State &state) {
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(state.iterations());
+        state.SetIterationTime(1e-6);
+    }
+}
+BENCHMARK(BM_manual_time)->UseManualTime();
 
 // A registration made in code, and (when asked) one the program refuses at startup.
 static int registered = (benchmark::RegisterBenchmark("BM_registered", BM_sum)->Arg(32), 0);

@@ -1507,6 +1507,19 @@ picollo_status picollo_suite_set_throughput(struct picollo_suite *suite,
 // 2^24, or a name no benchmark of the suite has. ABI 1.29.
 picollo_status picollo_suite_set_batch(struct picollo_suite *suite, const char *name, const char *param, uint64_t batch);
 
+// Measures benchmark `name`, or where `param` is not NULL, benchmark `name/param` (the last
+// registered of that name), by the time its work tells with `picollo_suite_set_iteration_time`
+// instead of a clock (Google Benchmark's `->UseManualTime()`), here and as a worker; no perf
+// counters are read for it. Strings NUL-terminated UTF-8. Errors: NULL `suite` or `name`;
+// `INVALID_UTF8`; `INVALID_ARGUMENT` for a name no benchmark of the suite has. ABI 1.29.
+picollo_status picollo_suite_set_manual_time(struct picollo_suite *suite, const char *name, const char *param);
+
+// Adds `seconds` to the time of the batch running on this thread, which a benchmark of
+// `picollo_suite_set_manual_time` reports as its time (the batch's sum, divided by its
+// operations); outside such a batch it is dropped when the next starts. Errors:
+// `INVALID_ARGUMENT` for a negative or non-finite time. ABI 1.29.
+picollo_status picollo_suite_set_iteration_time(double seconds);
+
 // Marks the benchmark running on this thread FAILED with `message` (copied; NULL: "the
 // benchmark failed"), as a Rust benchmark's panic is: the suite stops it when its work
 // returns, reports it with the message and goes on with the others (exit status 6). Call it

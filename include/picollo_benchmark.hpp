@@ -161,8 +161,13 @@ public:
     // Shown with the benchmark's figures and in the JSON's `label`.
     void SetLabel(const std::string &label) { label_ = label; }
     const std::string &Label() const { return label_; }
-    // Accepted and ignored: a benchmark of UseManualTime is left out (Benchmark::LeftOut).
-    void SetIterationTime(double) {}
+    // For a benchmark of UseManualTime: adds `seconds` to the batch's time, which is then the
+    // sum of these (picollo_suite_set_iteration_time); a negative or non-finite one fails it.
+    void SetIterationTime(double seconds) {
+        if (picollo_suite_set_iteration_time(seconds) != PICOLLO_STATUS_OK) {
+            Skip("", "SetIterationTime(" + std::to_string(seconds) + "): not a finite time of 0 or more");
+        }
+    }
 
     // Argument `pos` of this instance (`->Arg(8)`: range(0) is 8); one it lacks fails it.
     int64_t range(std::size_t pos = 0) const {
@@ -310,9 +315,12 @@ public:
     // Picollo measures the wall clock: the name says which clock Google Benchmark would read.
     Benchmark *UseRealTime() { return Set(time_type_, std::string("real_time")); }
     Benchmark *MeasureProcessCPUTime() { return Set(process_time_, true); }
-    // Left out of the suite, with a note (picollo_benchmark_main.hpp's Instances): Picollo
-    // times each batch itself, and runs a benchmark on one thread.
+    // The time is what the function tells with state.SetIterationTime, summed over each
+    // batch (picollo_suite_set_manual_time).
     Benchmark *UseManualTime() { return Set(time_type_, std::string("manual_time")); }
+    bool ManualTime() const { return time_type_ == "manual_time"; }
+    // Left out of the suite, with a note (picollo_benchmark_main.hpp's Instances): Picollo
+    // runs a benchmark on one thread.
     Benchmark *Threads(int n) {
         if (n < 1) {
             return Refuse("Threads(" + std::to_string(n) + "): needs 1 or more");
@@ -346,9 +354,6 @@ public:
     // Why Picollo leaves out this registration's instance of `threads` threads (0: no Threads
     // call), "" where it runs it.
     std::string LeftOut(int threads) const {
-        if (time_type_ == "manual_time") {
-            return "UseManualTime: Picollo times each batch itself and takes no SetIterationTime";
-        }
         if (threads > 1) {
             return "Threads(" + std::to_string(threads) + "): Picollo runs a benchmark on one thread";
         }

@@ -391,6 +391,19 @@ inline int SuiteMain(picollo_suite *suite, std::vector<std::string> argv) {
     return status;
 }
 
+// Adds `in` to `suite`: its work, its batch where Iterations fixed one, its manual time.
+inline picollo_status AddTo(picollo_suite *suite, Instance &in) {
+    picollo_status st = picollo_suite_add(suite, in.name.c_str(), &Work, &in);
+    IterationCount fixed = in.family->FixedIterations();
+    if (st == PICOLLO_STATUS_OK && fixed > 0) {
+        st = picollo_suite_set_batch(suite, in.name.c_str(), nullptr, uint64_t(fixed));
+    }
+    if (st == PICOLLO_STATUS_OK && in.family->ManualTime()) {
+        st = picollo_suite_set_manual_time(suite, in.name.c_str(), nullptr);
+    }
+    return st;
+}
+
 // Builds the suite of every registered benchmark (named after the program, its outputs under
 // `.picollo/PROGRAM/`) and runs it as the command line said; the exit status.
 inline int RunAll() {
@@ -406,11 +419,7 @@ inline int RunAll() {
         st = picollo_suite_set_config(suite, &config);
     }
     for (std::size_t i = 0; i < all.size() && st == PICOLLO_STATUS_OK; i++) {
-        st = picollo_suite_add(suite, all[i].name.c_str(), &Work, &all[i]);
-        IterationCount fixed = all[i].family->FixedIterations();
-        if (st == PICOLLO_STATUS_OK && fixed > 0) {
-            st = picollo_suite_set_batch(suite, all[i].name.c_str(), nullptr, uint64_t(fixed));
-        }
+        st = AddTo(suite, all[i]);
     }
     if (st != PICOLLO_STATUS_OK) {
         std::fprintf(stderr, "error: %s\n", picollo_last_error_message());

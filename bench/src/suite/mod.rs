@@ -89,6 +89,9 @@ pub(crate) struct Registered<'a> {
     /// The operations of each batch, where the benchmark fixes them: they override the
     /// suite's and the command line's batch.
     pub batch: Option<u64>,
+    /// The benchmark tells its own time ([`crate::add_manual_time`]), read in place of a
+    /// clock.
+    pub manual: bool,
 }
 
 /// Makes the meter each benchmark is measured with.
@@ -162,6 +165,7 @@ impl<'a> Suite<'a> {
             work: Box::new(work),
             throughput: None,
             batch: None,
+            manual: false,
         });
         self
     }
@@ -204,6 +208,20 @@ impl<'a> Suite<'a> {
             ))
         })?;
         b.batch = Some(k);
+        Ok(self)
+    }
+
+    /// Measure benchmark `name` (the last registered of that name) by the time its work
+    /// tells ([`crate::add_manual_time`]) instead of a clock, here and as a worker (no perf
+    /// counters are read for it). An error for a name no benchmark has.
+    pub fn set_manual_time(&mut self, name: &str) -> Result<&mut Self, SuiteError> {
+        let b = self.benchmarks.iter_mut().rev().find(|b| b.name == name);
+        let b = b.ok_or_else(|| {
+            SuiteError::usage(std::format!(
+                "manual time of {name:?}: no benchmark of that name is registered"
+            ))
+        })?;
+        b.manual = true;
         Ok(self)
     }
 
@@ -431,11 +449,16 @@ impl<'a> Suite<'a> {
         Ok(plan)
     }
 
-    /// The meter of a benchmark measured with `plan`, and what it could not count.
+    /// The meter of a benchmark measured with `plan` (the time it tells, for one of manual
+    /// time), and what it could not count.
     pub(crate) fn meter(
         &mut self,
         plan: &Plan,
     ) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
+        let b = self.benchmarks.iter().rev().find(|b| b.name == plan.name);
+        if b.is_some_and(|b| b.manual) {
+            return Ok((Box::new(crate::ManualTime), Vec::new()));
+        }
         match &mut self.meter {
             Some(make) => Ok((make(), Vec::new())),
             None => default_meter(plan),
