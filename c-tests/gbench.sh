@@ -91,6 +91,8 @@ has skip "bench result: 35 ran once, 1 failed"
 # Refused at startup, exit status 2, naming the benchmark and the call; unknown flags too.
 run 2 bad_range env GBENCH_SAMPLE_BAD_RANGE=1 ./sample --list
 has bad_range "error: BM_bad: Range(64, 8): its start is above its limit"
+run 2 bad_iterations env GBENCH_SAMPLE_BAD_ITERATIONS=1 ./sample --list
+has bad_iterations "error: BM_bad: Iterations(0): needs 1 to 2^24 (16777216)"
 # What the runner cannot measure is left out, each instance with a note; the rest runs.
 run 0 left_out env GBENCH_SAMPLE_LEFT_OUT=1 ./sample --test
 has left_out "note: BM_threads/8/threads:2 is left out: Threads(2): Picollo runs a benchmark on one thread"

@@ -4,6 +4,7 @@
 // c-tests/gbench.sh (c-tests/check_gbench_report.py reads what BM_counters, BM_linear,
 // BM_linear_auto, BM_setup, BM_fixed and BM_manual_time report). GBENCH_SAMPLE_SKIP=1 makes BM_skip call
 // SkipWithError; GBENCH_SAMPLE_BAD_RANGE=1 registers a Range whose start is above its end,
+// GBENCH_SAMPLE_BAD_ITERATIONS=1 an Iterations(0),
 // GBENCH_SAMPLE_LEFT_OUT=1 benchmarks of 1 to 4 threads and one of UseManualTime,
 // GBENCH_SAMPLE_PAUSED=1 BM_spin/paused:1 and BM_spin/paused:0 (a 1 ms spin, paused or not) and
 // SlowSetUp/Case (a fixture whose SetUp spins 1 ms). Built with
@@ -210,6 +211,8 @@ BENCHMARK(BM_manual_time)->UseManualTime();
 static int registered = (benchmark::RegisterBenchmark("BM_registered", BM_sum)->Arg(32), 0);
 static int bad_range =
     asked("GBENCH_SAMPLE_BAD_RANGE") ? (benchmark::RegisterBenchmark("BM_bad", BM_sum)->Range(64, 8), 1) : 0;
+static int bad_iterations =
+    asked("GBENCH_SAMPLE_BAD_ITERATIONS") ? (benchmark::RegisterBenchmark("BM_bad", BM_sum)->Iterations(0), 1) : 0;
 static int left_out = asked("GBENCH_SAMPLE_LEFT_OUT")
                           ? (benchmark::RegisterBenchmark("BM_threads", BM_sum)->Arg(8)->ThreadRange(1, 4),
                              benchmark::RegisterBenchmark("BM_manual", BM_sum)->Arg(8)->UseManualTime(), 1)
