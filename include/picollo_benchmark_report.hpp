@@ -267,7 +267,6 @@ inline Fit BestFit(BigO curve, const Points &points, BigOFunc *lambda) {
     return best;
 }
 
-
 // What the file says of one instance that ran here: its rounds' times (ns per iteration,
 // the rounds' median times in the order of the file) and the text of its last record.
 struct Measured {
