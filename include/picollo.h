@@ -638,7 +638,8 @@ typedef struct picollo_bench_config {
   // The most samples (batches) to record, at least 1; default 1,000,000 (the time budget
   // ends the run first).
   uint64_t samples;
-  // Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch.
+  // Operations per sample, 1 to 2^24; 0 (the default): the read pair at most 1 % of a batch,
+  // and a batch at least a thousand steps of the clock.
   uint64_t batch;
   // The most seconds the samples may take (at least one is taken); default 5.
   double time_budget;

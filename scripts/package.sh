@@ -3,7 +3,8 @@
 #  1. every publishable crate's manifest has its metadata (description, license, readme,
 #     documentation, keywords, categories; no placeholder repository) and its license files;
 #  2. `cargo package --workspace` packs and verifies picollo, picollo-perf, picollo-bench,
-#     picollo-ffi and picollo-cli (each builds from its .crate alone; the unpublished
+#     picollo-ffi, picollo-cli and the compatibility layers picollo-criterion, picollo-divan
+#     and picollo-divan-macros (each builds from its .crate alone; the unpublished
 #     picollo comes from cargo's local registry of the workspace);
 #  3. the packed picollo builds with every feature from its own folder; the packed
 #     picollo-perf carries native/ and builds from its own folder (against the packed
@@ -18,6 +19,8 @@ root="$PWD"
 target="${CARGO_TARGET_DIR:-$root/target}"
 die() { echo "package: FAIL: $*" >&2; exit 1; }
 step() { echo "--- package: $*"; }
+
+crates="picollo picollo-perf picollo-bench picollo-ffi picollo-cli picollo-criterion picollo-divan picollo-divan-macros"
 
 step "manifest metadata and license files"
 cargo metadata --no-deps --format-version 1 | python3 -c '
@@ -43,8 +46,8 @@ for p in meta["packages"]:
     for f in ("LICENSE-MIT", "LICENSE-APACHE", p.get("readme") or "README.md"):
         if not os.path.isfile(os.path.join(folder, f)):
             bad.append(f"{name}: {f} missing in {folder}")
-if published != 5:
-    bad.append(f"expected 5 publishable crates, found {published}")
+if published != 8:
+    bad.append(f"expected 8 publishable crates, found {published}")
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
@@ -61,12 +64,12 @@ mkdir -p "$target"
 # rebuilds a registry crate of an unchanged version whatever its sources, so one built
 # from old sources would stay.
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
-for crate in picollo picollo-perf picollo-bench picollo-ffi picollo-cli; do
+for crate in $crates; do
     rm -rf "$cargo_home"/registry/src/-*/"$crate"-[0-9]*
 done
 verify_target="$target/package-verify"
 rm -rf "$verify_target"
-# The unpublished members (publish = false: the compatibility layers under compat/) are not
+# The unpublished members (publish = false: the criterion layer's sample suite) are not
 # packed: cargo's local registry of the workspace holds none of them for another to need.
 unpublished="$(cargo metadata --no-deps --format-version 1 | python3 -c '
 import json, sys
@@ -88,7 +91,7 @@ fi
 grep -E '^ *(Packaged|Verifying)' "$target/package.log"
 pkgdir="$verify_target/package"
 contents() { tar tzf "$pkgdir/$1-0.1.0.crate"; }
-for crate in picollo picollo-perf picollo-bench picollo-ffi picollo-cli; do
+for crate in $crates; do
     list="$(contents "$crate")"
     for f in LICENSE-MIT LICENSE-APACHE README.md Cargo.toml; do
         grep -qx "$crate-0.1.0/$f" <<<"$list" || die "$crate.crate lacks $f"

@@ -40,7 +40,7 @@ pub mod stats;
 pub mod suite;
 mod tell;
 
-pub use judge::{baseline, saved, sequential, shift, tails};
+pub use judge::{baseline, probe, saved, sequential, shift, tails};
 #[cfg(feature = "perf")]
 pub use measure::counters;
 pub use measure::{draws, engine, offsets};

@@ -17,4 +17,6 @@ pub use crate::measure::plan::{MAX_BATCH, MAX_ROUNDS, ROUND_SECONDS, RUN_ROUNDS}
 pub use crate::measure::rounds::{
     drift, drift_size, ordered, von_neumann, DRIFT_WARNED, ROUND_RANKS,
 };
-pub use crate::measure::run::{choose_batch, net, per_op, read_overhead, WARMUP_STABLE};
+pub use crate::measure::run::{
+    choose_batch, least_batch_time, net, per_op, read_overhead, WARMUP_STABLE,
+};

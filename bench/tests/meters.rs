@@ -126,6 +126,37 @@ fn a_source_beside_a_clock_reads_inside_the_clocks_reads() {
 }
 
 #[test]
+fn a_boxed_source_beside_a_boxed_meter_reads_as_the_unboxed_ones() {
+    let (ops, bytes, log) = Default::default();
+    let clock: Box<dyn Meter> = Box::new(SimClock {
+        ops: Rc::clone(&ops),
+        at_start: 0,
+        halted: None,
+        log: Rc::clone(&log),
+    });
+    let source: Box<dyn Source> = Box::new(Allocated {
+        bytes: Rc::clone(&bytes),
+        at_start: 0,
+        log: Rc::clone(&log),
+    });
+    let mut meter = clock.with(source);
+    assert_eq!(meter.metrics().len(), 2);
+    let mut out = [Measured::default(); 2];
+    meter.start().unwrap();
+    allocating(ops, bytes)(3);
+    meter.stop(&mut out).unwrap();
+    let order = [
+        "source start",
+        "clock start",
+        "clock halt",
+        "source stop",
+        "clock stop",
+    ];
+    assert_eq!(*log.borrow(), order);
+    assert_eq!([out[0].value, out[1].value], [21 * SCALE, 24 * SCALE]);
+}
+
+#[test]
 fn a_source_that_is_no_perf_event_shows_up_with_its_kind_and_unit() {
     let (ops, bytes): (Rc<Cell<u64>>, Rc<Cell<u64>>) = Default::default();
     let log = Rc::default();

@@ -6,7 +6,9 @@
 # Picollo's --list (the full names), --filter globs and categories, --test (each body ran once,
 # as its [GlobalCleanup] prints), BenchmarkDotNet's flags mapped, ignored and refused, an
 # exit status through Environment.ExitCode, bad definitions (exit 2), a benchmark, a setup and
-# a cleanup that throw (exit 6), and --against a byte-identical copy. Called by
+# a cleanup that throw (exit 6), the config API (category filters, configs given to the entry
+# points, what they hold that Picollo ignores named once), generic classes, the Consumer,
+# OperationsPerInvoke's rate, and --against a byte-identical copy. Called by
 # c-tests/csharp/run.sh.
 set -euo pipefail
 
@@ -70,6 +72,14 @@ has test "bench result: 12 ran once, 0 failed"
 has test $'bench Samples.Strings.Add(a: 1, b: 2, Length: 8) ... ok\ncleanup Strings Length=8 padding=none: 1 call(s), 1 iteration(s)'
 has test $'bench Samples.Strings.Repeat(text: "bc", times: 3, Length: 1) ... ok\ncleanup Strings Length=1 padding=1: 1 call(s), 0 iteration(s)'
 has test "cleanup Shapes Kind=Circle: 2 call(s) in all"
+# What the configs and attributes hold that Picollo ignores: one note a kind, each thing named
+# once though two classes carry [MemoryDiagnoser] (the lists above print none).
+for kind in jobs columns exporters diagnosers loggers options; do
+    [[ "$(grep -c "^note: BenchmarkDotNet $kind ignored" "$out/test.log")" == 1 ]] || die "test: not one note of $kind: $(cat "$out/test.log")"
+done
+has test "note: BenchmarkDotNet diagnosers ignored ([MemoryDiagnoser], MemoryDiagnoser): Picollo reads time and the CPU's counters (--counters), not allocations"
+has test "note: BenchmarkDotNet exporters ignored (MarkdownExporter.GitHub, JsonExporter.Full, [MarkdownExporter.GitHub]): results.json is always written under --out"
+has test "note: BenchmarkDotNet options ignored (ConfigOptions.JoinSummary, ConfigOptions.StopOnFirstError)"
 # BenchmarkRunner.Run<Sums>() reads the process's arguments; a void Main exits with its status.
 sums=(env -u LD_LIBRARY_PATH -u MONO_PATH BDN_SAMPLE_CLASS=Sums timeout 120 mono)
 run 0 runner "${sums[@]}" bdn.exe --test --job dry -m --join
@@ -100,6 +110,43 @@ run 6 cleanup bad CleanupThrows --test
 has cleanup "bench Samples.CleanupThrows.Work ... ok"
 has cleanup "error: [GlobalCleanup] of Samples.CleanupThrows.Work: InvalidOperationException: the cleanup failed, as the test asked"
 
+# The config API. A class's [AnyCategoriesFilter("A", "1")] keeps A1, A2, B1 (IntroCategories);
+# the command line's categories select among them; a config given to BenchmarkRunner joins
+# the class's (category b: B1 alone), and its artifacts path is the output folder.
+run 0 tagged bad Tagged --list flat
+is tagged $'Samples.Tagged.A1\nSamples.Tagged.A2\nSamples.Tagged.B1'
+run 0 tagged_any bad Tagged --list flat --anyCategories B
+is tagged_any "Samples.Tagged.B1"
+run 0 tagged_all bad Tagged --list flat --allCategories a 2
+is tagged_all "Samples.Tagged.A2"
+run 0 configured bad Configured --list flat
+is configured "Samples.Tagged.B1"
+run 0 configured_test bad Configured --test
+has configured_test "bench result: 1 ran once, 0 failed"
+has configured_test "note: BenchmarkDotNet jobs ignored (Job Dry): the runner decides how long"
+has configured_test "note: BenchmarkDotNet options ignored (ConfigOptions.JoinSummary)"
+run 0 configured_out bad Configured --budget 0.1 --warmup 0.02 --counters none
+[[ -f "$out/configured/Tagged/results.json" ]] || die "WithArtifactsPath: no configured/Tagged/results.json: $(ls "$out")"
+# A fluent config on DefaultConfig.Instance given to BenchmarkSwitcher.Run(args, config): a
+# disjunction of name filters; generic classes closed as [GenericTypeArguments] say, named as
+# BenchmarkDotNet names them.
+run 0 switched bad Switched --list flat
+is switched $'Samples.Tagged.A1\nSamples.Tagged.A2\nSamples.Boxes<Int32>.Make\nSamples.Boxes<String>.Make'
+run 0 generic bad 'Boxes`1' --list
+is generic $'Samples.Boxes<Int32>.Make: benchmark\nSamples.Boxes<String>.Make: benchmark'
+run 0 generic_tree bad 'Boxes`1' --list tree
+is generic_tree $'Samples\n ├─Boxes<Int32>\n │  └─Make\n └─Boxes<String>\n    └─Make'
+run 0 generic_test bad 'Boxes`1' --test -f '*<String>*'
+has generic_test "bench Samples.Boxes<String>.Make ... ok"
+has generic_test "bench result: 1 ran once, 0 failed"
+run 2 arity bad 'WrongArity`1' --list
+has arity "error: [GenericTypeArguments(typeof(Int32), typeof(Int32))] WrongArity: "
+run 2 notconfig bad WrongConfig --test
+is notconfig "error: [Config] WrongConfig: NotAConfig is not a class implementing IConfig (derive it from ManualConfig)"
+# The Consumer ran the lazy query to its end: its 10 items counted.
+run 0 consumer bad Lazy --test
+has consumer $'bench Samples.Lazy.Query(N: 10) ... ok\ncleanup Lazy N=10: 10 item(s) consumed'
+
 # [IterationSetup] and [IterationCleanup] run paused: 1 ms spins in them are left out of the
 # time (the median far below them; were they timed, a batch would hold one call and 2 ms),
 # while the same spin in a body is counted (at least its 1 ms, by construction).
@@ -123,8 +170,23 @@ run 0 measure "${mono[@]}" bdn.exe "${short[@]}" --artifacts art --exporters jso
 has measure "Samples.Sums.Unrolled(N: 100): time P50="
 has measure "elem/s"
 [[ -f "$out/art/bdn/results.json" ]] || die "no art/bdn/results.json: $(ls -R "$out/art")"
+# [Benchmark(OperationsPerInvoke = 4)]: the time is the call's; the rate, 4 operations a call at
+# the median call, is the operations' (the time of one operation is its inverse).
+python3 - "$out/art/bdn/results.json" <<'EOF' || die "OperationsPerInvoke: $(cat "$out/measure.log")"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+(r,) = [c["result"] for c in doc["commands"] if c["name"] == "Samples.Sums.Unrolled(N: 100)"]
+(p50,) = [p for p in r["metrics"][0]["summary"]["percentiles"] if p["rank"] == 50]
+call_s = p50["value"] / r["scale"] * 1e-9
+t = r["throughput"]
+print(f"csharp bdn: OperationsPerInvoke = 4: {call_s * 1e9:.1f} ns a call, {t['perSecond'] / 1e6:.1f} M op/s, {1e9 / t['perSecond']:.2f} ns an operation")
+assert t["unit"] == "elements" and t["perOperation"] == 4, t
+assert abs(t["perSecond"] * call_s / 4 - 1) < 1e-3, (t, call_s)
+EOF
 grep -qF 'Samples.Sums.Unrolled(N: 100)' "$out/art/summary.md" || die "--exporters github wrote no art/summary.md naming the benchmark"
 run "0|7" aa "${mono[@]}" bdn.exe --budget 0.2 --warmup 0.05 --counters none --processes 2 --against bdn_copy.exe -f '*.Sum'
 [[ "$(grep -c '^verdict: ' "$out/aa.log")" == 2 ]] || die "against its copy: $(cat "$out/aa.log")"
 grep -h '^verdict: ' "$out/aa.log"
-echo "csharp bdn: OK (lists, globs, categories, test mode, flags, definitions, a throw, measurement, --against)"
+# The workers of --against print no note: the run's own, once.
+[[ "$(grep -c '^note: BenchmarkDotNet diagnosers ignored' "$out/aa.log")" == 1 ]] || die "against: not one note: $(cat "$out/aa.log")"
+echo "csharp bdn: OK (lists, globs, categories, test mode, flags, definitions, a throw, configs and their notes, generic classes, the Consumer, measurement, OperationsPerInvoke, --against)"

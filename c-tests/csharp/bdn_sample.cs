@@ -2,20 +2,44 @@
 // namespaces (docs/bring-your-suite.md), which bdn.sh runs. Each benchmark counts its calls,
 // which [GlobalCleanup] prints, so the test mode shows that each body ran once. Built with
 // -define:BAD it holds the classes run one at a time (BDN_SAMPLE_CLASS names it): those the
-// runner must refuse or fail, and Spins (hooks that spin, left out of the time).
+// runner must refuse or fail, Spins (hooks that spin, left out of the time), and those of
+// the config API: category filters, a config given to the entry point, generic classes and
+// the Consumer.
 
 using System;
 using System.Collections.Generic;
 using System.Linq;
 using Picollo.BenchmarkDotNet.Attributes;
+using Picollo.BenchmarkDotNet.Columns;
+using Picollo.BenchmarkDotNet.Configs;
+using Picollo.BenchmarkDotNet.Diagnosers;
+using Picollo.BenchmarkDotNet.Engines;
+using Picollo.BenchmarkDotNet.Exporters;
+using Picollo.BenchmarkDotNet.Exporters.Json;
+using Picollo.BenchmarkDotNet.Filters;
 using Picollo.BenchmarkDotNet.Jobs;
+using Picollo.BenchmarkDotNet.Loggers;
 using Picollo.BenchmarkDotNet.Running;
 
 namespace Samples
 {
     public enum Shape { Square, Circle }
 
-    [MemoryDiagnoser, ShortRunJob, SimpleJob(RuntimeMoniker.Net80, warmupCount: 3), Config(typeof(object))]
+    // A config whose parts Picollo ignores, each named in the run's note.
+    public class SumsConfig : ManualConfig
+    {
+        public SumsConfig()
+        {
+            AddJob(Job.ShortRun.WithWarmupCount(3), Job.Dry);
+            AddColumn(StatisticColumn.P95, RankColumn.Arabic);
+            AddExporter(MarkdownExporter.GitHub, JsonExporter.Full);
+            AddDiagnoser(MemoryDiagnoser.Default);
+            AddLogger(ConsoleLogger.Default);
+            WithOptions(ConfigOptions.JoinSummary | ConfigOptions.StopOnFirstError);
+        }
+    }
+
+    [MemoryDiagnoser, ShortRunJob, SimpleJob(RuntimeMoniker.Net80, warmupCount: 3), Config(typeof(SumsConfig))]
     [RankColumn, MarkdownExporterAttribute.GitHub, BenchmarkCategory("sums")]
     public class Sums
     {
@@ -50,6 +74,7 @@ namespace Samples
         }
     }
 
+    [MemoryDiagnoser]
     public class Strings
     {
         [ParamsSource(nameof(Lengths))]
@@ -130,6 +155,76 @@ namespace Samples
         public int Timed() { Spin(); return 1; }
     }
 
+    // BenchmarkDotNet's IntroCategories: the class's filter keeps A1, A2 and B1.
+    [BenchmarkCategory("Awesome"), AnyCategoriesFilter("A", "1")]
+    public class Tagged
+    {
+        [Benchmark, BenchmarkCategory("A", "1")]
+        public int A1() => 1;
+
+        [Benchmark, BenchmarkCategory("A", "2")]
+        public int A2() => 2;
+
+        [Benchmark, BenchmarkCategory("B", "1")]
+        public int B1() => 3;
+
+        [Benchmark, BenchmarkCategory("B", "2")]
+        public int B2() => 4;
+    }
+
+    // One closed class a [GenericTypeArguments], named as BenchmarkDotNet names it.
+    [GenericTypeArguments(typeof(int))]
+    [GenericTypeArguments(typeof(string))]
+    public class Boxes<T>
+    {
+        [Benchmark]
+        public T Make() => typeof(T) == typeof(string) ? (T)(object)"box" : default(T);
+    }
+
+    [GenericTypeArguments(typeof(int), typeof(int))]
+    public class WrongArity<T>
+    {
+        [Benchmark]
+        public int Work() => 1;
+    }
+
+    public class NotAConfig
+    {
+    }
+
+    [Config(typeof(NotAConfig))]
+    public class WrongConfig
+    {
+        [Benchmark]
+        public int Work() => 1;
+    }
+
+    // The Consumer: a lazy sequence runs to its end (each item counted), values of each kind kept.
+    public class Lazy
+    {
+        readonly Consumer consumer = new Consumer();
+        int items;
+
+        [Params(10)]
+        public int N;
+
+        [GlobalCleanup]
+        public void Cleanup() => Console.WriteLine($"cleanup Lazy N={N}: {items} item(s) consumed");
+
+        [Benchmark]
+        public void Query() => Enumerable.Range(0, N).Select(i => { items++; return i * 2; }).Consume(consumer);
+
+        [Benchmark]
+        public void Values()
+        {
+            consumer.Consume(1L);
+            consumer.Consume(2.5);
+            consumer.Consume("text");
+            consumer.Consume(DateTime.MinValue);
+            consumer.Consume(new object());
+        }
+    }
+
     public class WrongParams
     {
         [Params("ten")]
@@ -180,6 +275,16 @@ namespace Samples
             string only = Environment.GetEnvironmentVariable("BDN_SAMPLE_CLASS");
             if (only == "Sums")
                 BenchmarkRunner.Run<Sums>(); // this process's arguments; sets Environment.ExitCode
+#if BAD
+            else if (only == "Configured") // the entry point's filter joins the class's: B1 alone
+                BenchmarkRunner.Run<Tagged>(ManualConfig.Create(DefaultConfig.Instance).AddJob(Job.Dry)
+                    .AddFilter(new AnyCategoriesFilter(new[] { "b" })).WithOptions(ConfigOptions.JoinSummary)
+                    .WithArtifactsPath("configured"), args);
+            else if (only == "Switched") // a fluent config on DefaultConfig.Instance, given to the switcher
+                BenchmarkSwitcher.FromTypes(new[] { typeof(Tagged), typeof(Boxes<>) })
+                    .Run(args, DefaultConfig.Instance.AddFilter(new DisjunctionFilter(new NameFilter(n => n.StartsWith("A")), new NameFilter(n => n == "Make")))
+                        .AddExporter(JsonExporter.Brief));
+#endif
             else if (only != null)
                 Environment.Exit(BenchmarkRunner.Run(Type.GetType("Samples." + only), args: args).ExitCode);
             else

@@ -24,6 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use picollo_bench::draws::Draws;
 use picollo_bench::export::PicolloDocument;
 use picollo_bench::flags::{CiFlags, GateFlags};
+use picollo_bench::probe;
 use picollo_bench::rules::median_round_at;
 use picollo_bench::{compare_on, judge_apart, Bench, BenchResult, Comparison, Verdict, WarmUp};
 
@@ -393,14 +394,16 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         metric::check_saved(args, baseline, path)?;
     }
     drop(baseline);
-    let measured = measure(args, &counters, emulator.as_ref())?;
+    let probing = args.save.is_some() || args.baseline.is_some();
+    let (measured, probe) = probe::around(probing, || measure(args, &counters, emulator.as_ref()));
+    let measured = measured?;
     let saved = match &args.baseline {
         Some(path) => Some(saved::load(path, Some(args.judge.threshold()))?),
         None => None,
     };
     let mut comparisons = comparisons(&measured, args)?;
     let gated = match (&saved, &args.baseline) {
-        (Some(saved), Some(path)) => gate(&measured, saved, path, args)?,
+        (Some(saved), Some(path)) => gate(&measured, saved, path, args, probe)?,
         _ => Vec::new(),
     };
     comparisons.extend(gated.iter().cloned());
@@ -409,6 +412,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         measured: &measured,
         comparisons: &comparisons,
         saved: saved.as_ref(),
+        probe,
     };
     write_files(&done, args, &earlier)?;
     if let Some(message) = output::failures(&measured, args) {
@@ -437,6 +441,8 @@ struct Done<'a> {
     measured: &'a [Measurement],
     comparisons: &'a [(Against, Comparison)],
     saved: Option<&'a saved::Baseline>,
+    /// The run's speed probe, in ns (NaN: none taken).
+    probe: f64,
 }
 
 /// The files asked for: `--export-log`, `--html`, `--json`, `--save`, each `--export` and
@@ -454,7 +460,12 @@ fn write_files(done: &Done<'_>, args: &BenchArgs, earlier: &[saved::Saved]) -> R
         1 => Vec::new(),
         _ => sides::sides(done.measured, args),
     };
-    let suite = output::suite(done.measured, &sides, done.comparisons, args, earlier);
+    let suite = output::suite(
+        (done.measured, done.comparisons, done.probe),
+        &sides,
+        args,
+        earlier,
+    );
     for path in [&args.json, &args.save].into_iter().flatten() {
         let json = suite.to_text(&PicolloDocument);
         crate::emit(
@@ -688,20 +699,31 @@ pub fn unjudgeable(e: picollo_bench::BenchError) -> Failure {
     Failure::usage(format!("--metric: {e}"))
 }
 
-/// Each measured command (or side) against its saved one (`saved`, read from `path`); a
-/// note in each comparison's warnings and on stderr where the emulated programs started
-/// otherwise than the saved ones.
+/// Each measured command (or side) against its saved one (`saved`, read from `path`),
+/// checked against the machine's speed (`probe`: this run's speed probe, in ns); a note in
+/// each comparison's warnings and on stderr where the emulated programs started otherwise
+/// than the saved ones.
 fn gate(
     measured: &[Measurement],
     saved: &saved::Baseline,
     path: &str,
     args: &BenchArgs,
+    probe: f64,
 ) -> Result<Vec<(Against, Comparison)>, Failure> {
     let metric = metric::judged(args);
     let mut gated = match args.builds {
         1 => against_saved(measured, &saved.commands, metric)?,
         _ => sides::against_saved(measured, &saved.commands, args)?,
     };
+    for (against, c) in &mut gated {
+        let first = match *against {
+            Against::Saved(i) => i,
+            Against::SavedSide(s) => s * args.builds as usize,
+            _ => continue,
+        };
+        let probes = saved.commands.get(first).map(|s| s.probes.as_slice());
+        probe::judge_speed(c, probes.unwrap_or_default(), probe);
+    }
     let note = args.emulate.and_then(|_| saved::note(saved, path));
     if let Some(note) = note {
         eprintln!("picollo bench: {note}");

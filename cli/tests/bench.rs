@@ -378,3 +378,37 @@ fn a_baseline_whose_runs_were_floored_at_0_has_nothing_to_judge() {
     assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
     assert_has(&run.stderr, "floored at 0, nothing to judge");
 }
+
+#[test]
+fn a_baseline_whose_speed_probes_the_machine_does_not_match_is_not_judged() {
+    let _serial = serial();
+    let base = fresh_temp("probed-base.json");
+    let path = base.to_str().unwrap();
+    for _ in 0..2 {
+        let saved = true_3_runs(Some("none"), &["--save", path, "--append"]);
+        assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    }
+    let mut v = json_of(&base);
+    let probe = &mut v["commands"][0]["speedProbe"];
+    assert_eq!(probe["workload"], "mul-xor-chain-100000", "{probe}");
+    let runs = probe["runs"].as_array_mut().unwrap();
+    assert_eq!(runs.len(), 2, "{probe}");
+    // The saved runs as if the machine had run a thousand times slower then: no change of
+    // `true` could clear a factor that large, so the gate cannot judge, and passes.
+    for r in runs.iter_mut() {
+        let ns = r.as_f64().unwrap();
+        assert!(ns > 0.0, "{ns}");
+        *r = serde_json::json!(ns * 1000.0);
+    }
+    std::fs::write(&base, v.to_string()).unwrap();
+    let run = true_3_runs(Some("none"), &["--baseline", path]);
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert_has(
+        &run.stderr,
+        "command 1 not judged against its baseline (the gate passes it): verdict: not judged: ",
+    );
+    assert_has(
+        &run.stderr,
+        "the machine ran faster than in the saved runs: the speed probe took ",
+    );
+}

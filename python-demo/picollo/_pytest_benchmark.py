@@ -5,12 +5,14 @@ to pytest-benchmark (``--picollo-fixture=pytest-benchmark``) it is not registere
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any, Callable, Optional
 
 import pytest
 
-from ._pytest_peer import Metadata, Stats, check_marker, check_pedantic
+from ._pytest_peer import check_marker, check_pedantic, stats_budget
+from ._pytest_stats import Metadata, Stats, measured
 from .suite import pause, resume
 
 #: The name the plugin's session state is registered under.
@@ -26,14 +28,19 @@ def benchmark(request: Any) -> "Benchmark":
     peer = request.node.get_closest_marker("benchmark")
     if peer is not None:
         check_marker(peer)
-    group = peer.kwargs.get("group") if peer is not None else None
+    kwargs = peer.kwargs if peer is not None else {}
+    budget = stats_budget(request.config.option, kwargs.get("max_time"))
+    if not session.stats_measured:
+        budget = None
     nodeid = request.node.nodeid
     callspec = getattr(request.node, "callspec", None)
     if callspec is None:
-        return Benchmark(name or nodeid, session, nodeid, group=group)
+        return Benchmark(name or nodeid, session, nodeid, group=kwargs.get("group"),
+                         stats_budget=budget)
     # The node id without its "[ID]": the library adds the parameter as "/ID".
     base = name or nodeid[: -len(f"[{callspec.id}]")]
-    return Benchmark(base, session, nodeid, callspec.id, group=group)
+    return Benchmark(base, session, nodeid, callspec.id, group=kwargs.get("group"),
+                     stats_budget=budget)
 
 
 class Benchmark:
@@ -41,16 +48,19 @@ class Benchmark:
     calls ``fn`` once (the test) and returns its result; when measuring, the function is
     registered once its test passed (a test that fails after the call is not measured).
     ``extra_info`` (a dict), ``group`` (``@pytest.mark.benchmark(group=...)``) and, after the
-    call, ``stats`` (the test's own call, timed) are pytest-benchmark's."""
+    call, ``stats`` (`stats`) are pytest-benchmark's. ``stats_budget``: the seconds of the
+    measurement ``stats`` holds; None where they hold the test's own call."""
 
     def __init__(self, name: str, session: Any, nodeid: str, param: Optional[str] = None,
-                 group: Optional[str] = None) -> None:
+                 group: Optional[str] = None, stats_budget: Optional[float] = None) -> None:
         self.name = name
         self.fullname = nodeid
         self.param = param
         self.group = group
         self.extra_info: dict = {}
-        self.stats: Optional[Metadata] = None
+        self._stats: Optional[Metadata] = None
+        self._stats_budget = stats_budget
+        self._elapsed = 0.0
         self._session = session
         self._nodeid = nodeid
         self._called = False
@@ -107,6 +117,23 @@ class Benchmark:
         self._call = (call, (), {})
         return result
 
+    @property
+    def stats(self) -> Optional[Metadata]:
+        """pytest-benchmark's figures of the function called (`Metadata`), in seconds; None
+        before the call. The first read after it measures the call with the library's
+        harness (`picollo._pytest_stats.measured`) for ``stats_budget`` seconds, as the
+        runner measures a benchmark; without a budget (``--benchmark-disable``, a worker of
+        ``--picollo-against``) they are the test's own call, one round."""
+        if self._stats is None and self._call is not None:
+            if self._stats_budget is None:
+                stats, iterations = Stats.of_call(self._elapsed), 1
+            else:
+                fn, args, kwargs = self._call
+                call = functools.partial(fn, *args, **kwargs) if args or kwargs else fn
+                stats, iterations = measured(call, self.name, self._stats_budget)
+            self._stats = Metadata(stats, self.name, self.group, self.extra_info, iterations)
+        return self._stats
+
     def weave(self, target: Any, **kwargs: Any) -> None:
         """pytest-benchmark's aspect form, which Picollo's runner has no counterpart of."""
         raise NotImplementedError("benchmark.weave: Picollo measures one function a test; "
@@ -120,12 +147,11 @@ class Benchmark:
         self._session.called[self._nodeid] = self
 
     def _timed(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-        """``fn(*args, **kwargs)`` once, its time kept as ``stats`` (one round of one
-        iteration)."""
+        """``fn(*args, **kwargs)`` once, its time kept for ``stats`` where they hold the
+        test's call."""
         start = time.perf_counter()
         result = fn(*args, **kwargs)
-        elapsed = time.perf_counter() - start
-        self.stats = Metadata(Stats([elapsed]), self.name, self.group, self.extra_info, 1)
+        self._elapsed = time.perf_counter() - start
         return result
 
 

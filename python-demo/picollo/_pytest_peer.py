@@ -1,16 +1,17 @@
 """What the pytest plugin takes from pytest-benchmark's shape (docs/bring-your-suite.md): its
 ``--benchmark-*`` options (registered here only where pytest-benchmark's plugin is not
-loaded, which registers them itself), its marker's keywords, and its ``stats`` object's
-keys. The meaning is Picollo's: the runner chooses rounds and time, so the options and
-keywords that tune pytest-benchmark's own loop are accepted and ignored."""
+loaded, which registers them itself), its marker's keywords, the time that
+``benchmark.stats``' measurement takes (`stats_budget`) and the lines of its groups in
+pytest's summary (`group_lines`). The meaning is Picollo's: the runner chooses rounds and
+time, so the options and keywords that tune pytest-benchmark's own loop are accepted and
+ignored, but for ``max_time``, which bounds that measurement."""
 
 from __future__ import annotations
 
 import math
 import os
-import statistics
 from importlib import metadata
-from typing import Any, Optional, Sequence
+from typing import Any, Container, Optional
 
 #: pytest-benchmark's plugin: its entry point's name (``-p no:benchmark`` blocks it) and its
 #: module's (``-p pytest_benchmark.plugin`` loads it by that name).
@@ -40,9 +41,13 @@ REFUSED = {
 MARKER_KEYS = ("group", "min_rounds", "min_time", "max_time", "timer", "disable_gc", "warmup",
                "warmup_iterations", "calibration_precision", "cprofile")
 
-MARKER_LINE = ("benchmark(group=None, ...): pytest-benchmark's marker; under Picollo's plugin "
-               "group is kept as the benchmark's group, the other keywords are accepted and "
+MARKER_LINE = ("benchmark(group=None, max_time=None, ...): pytest-benchmark's marker; under "
+               "Picollo's plugin group is kept as the benchmark's group, max_time bounds the "
+               "measurement that benchmark.stats holds, the other keywords are accepted and "
                "ignored (Picollo's runner chooses rounds and time)")
+
+#: pytest-benchmark's default ``max_time``: the seconds of ``benchmark.stats``' measurement.
+MAX_TIME = 1.0
 
 
 def peer_loaded(pluginmanager: Any) -> bool:
@@ -82,8 +87,12 @@ def add_options(group: Any) -> None:
 
 def _help(name: str) -> str:
     meaning = {
-        "disable": "each benchmark runs once as its test (plain pytest's way already)",
-        "enable": "measure, as --picollo-bench",
+        "disable": "each benchmark runs once as its test (plain pytest's way already), "
+                   "and benchmark.stats hold that call",
+        "enable": "measure, as --picollo-bench (and benchmark.stats, which "
+                  "--benchmark-disable leaves to the test's call)",
+        "max-time": "seconds of the measurement benchmark.stats holds (default 1; no "
+                    "more than --picollo-budget)",
         "skip": "skip the tests that use the benchmark fixture",
         "only": "skip the tests that do not",
         "save": "in a run that measures: save as baseline NAME, as --picollo-save NAME",
@@ -135,58 +144,55 @@ def check_pedantic(setup: Any, rounds: Any, warmup_rounds: Any, iterations: Any)
                          f"iterations must be 1 with it, not {iterations}")
 
 
-class Stats:
-    """pytest-benchmark's figures of a run of calls, in seconds, under its names: here the
-    test's own calls (the runner measures after the tests)."""
-
-    fields = ("min", "max", "mean", "stddev", "rounds", "median", "iqr", "q1", "q3",
-              "iqr_outliers", "stddev_outliers", "outliers", "ld15iqr", "hd15iqr", "ops",
-              "total")
-
-    def __init__(self, durations: Sequence[float]) -> None:
-        data = sorted(durations)
-        self.data = list(durations)
-        self.rounds = len(data)
-        self.min, self.max, self.total = data[0], data[-1], sum(data)
-        self.mean = statistics.fmean(data)
-        self.median = statistics.median(data)
-        self.stddev = statistics.stdev(data) if len(data) > 1 else 0.0
-        self.q1, self.q3 = (statistics.quantiles(data, n=4, method="inclusive")[::2]
-                            if len(data) > 1 else (data[0], data[0]))
-        self.iqr = self.q3 - self.q1
-        low, high = self.q1 - 1.5 * self.iqr, self.q3 + 1.5 * self.iqr
-        self.ld15iqr = next(v for v in data if v >= low)
-        self.hd15iqr = next(v for v in reversed(data) if v <= high)
-        self.iqr_outliers = sum(v < low or v > high for v in data)
-        self.stddev_outliers = sum(abs(v - self.mean) > self.stddev for v in data
-                                   if self.stddev)
-        self.outliers = f"{self.stddev_outliers};{self.iqr_outliers}"
-        self.ops = 1 / self.mean if self.mean else math.inf
-
-    def as_dict(self) -> dict:
-        return {f: getattr(self, f) for f in self.fields}
+def stats_measured(option: Any) -> bool:
+    """Whether ``benchmark.stats`` is a measurement: not where pytest-benchmark would not
+    measure (``--benchmark-disable`` without ``--benchmark-enable``)."""
+    return not (getattr(option, "benchmark_disable", False)
+                and not getattr(option, "benchmark_enable", False))
 
 
-class Metadata:
-    """``benchmark.stats``: its `Stats` as ``.stats``, and each figure by key
-    (``benchmark.stats["mean"]``) as pytest-benchmark's object gives them."""
+def stats_budget(option: Any, max_time: Any = None) -> float:
+    """The seconds of ``benchmark.stats``' measurement: the marker's ``max_time``, else
+    ``--benchmark-max-time``, else pytest-benchmark's default 1 s; no more than
+    ``--picollo-budget``, the runner's own. ValueError for a value that is not a number of
+    seconds above 0."""
+    if max_time is not None:
+        budget = seconds(max_time, "@pytest.mark.benchmark(max_time=...)")
+    else:
+        given = getattr(option, "benchmark_max_time", None)
+        budget = MAX_TIME if given is None else seconds(given, "--benchmark-max-time")
+    cap = getattr(option, "picollo_budget", None)
+    return budget if cap is None else min(budget, seconds(cap, "--picollo-budget"))
 
-    def __init__(self, stats: Stats, name: str, group: Optional[str], extra_info: dict,
-                 iterations: int) -> None:
-        self.stats, self.name, self.group = stats, name, group
-        self.extra_info, self.iterations = extra_info, iterations
 
-    def __getitem__(self, key: str) -> Any:
-        try:
-            return getattr(self.stats, key)
-        except AttributeError:
-            return getattr(self, key)
+def seconds(value: Any, what: str) -> float:
+    """``value`` as a finite number of seconds above 0 (a number, or its text)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if isinstance(value, bool) or not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{what}: a number of seconds above 0, not {value!r}")
+    return v
 
-    def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except AttributeError:
-            return default
 
-    def __bool__(self) -> bool:
-        return self.stats.rounds > 0
+def group_lines(document: Optional[dict], groups: dict[str, Optional[str]]) -> list[str]:
+    """A line a group of the benchmarks that the runner's results ``document`` holds, where
+    ``groups`` (benchmark name: its marker's ``group=``) gives them one: ``group NAME:
+    BENCHMARK, ...``, the groups and their benchmarks in order of names (none without a
+    document)."""
+    commands = (document or {}).get("commands", [])
+    measured = {command_benchmark(c.get("name", ""), groups) for c in commands}
+    members: dict[str, list[str]] = {}
+    for name in sorted(n for n in groups if n in measured and groups[n] is not None):
+        members.setdefault(str(groups[name]), []).append(name)
+    return [f"group {g}: {', '.join(members[g])}" for g in sorted(members)]
+
+
+def command_benchmark(command: str, names: Container[str]) -> Optional[str]:
+    """The benchmark of ``names`` that a command of the runner's results document measured:
+    the command's name, or under ``--against`` the name and its side, ``NAME (head)``."""
+    if command in names:
+        return command
+    name, side, _ = command.rpartition(" (")
+    return name if side and command.endswith(")") and name in names else None

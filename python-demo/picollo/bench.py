@@ -92,7 +92,8 @@ def run(fn: Callable[[], Any], *, name: Optional[str] = None,
     ``counters``: None for the library's default set (cycles, instructions, branch and L1D
     read misses where the PMU allows, else task-clock, page faults and context switches),
     ``[]`` for time only, or names such as ``"Software:TaskClock"``. ``batch``: calls per
-    sample, 1 to 2**24 (None: the smallest batch whose read pair costs at most 1 % of it).
+    sample, 1 to 2**24 (None: the smallest batch whose read pair costs at most 1 % of it and
+    that spans a thousand steps of the clock).
     Sampling stops at ``samples`` or after ``time_budget`` seconds, whichever comes first;
     warm-up takes at most ``warmup`` seconds. ``pinned_cpu`` and ``nice`` stay set on the
     thread after the run. With ``subtract_call_overhead`` an empty function is measured

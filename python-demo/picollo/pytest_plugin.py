@@ -3,12 +3,13 @@ a ``benchmark`` fixture called as pytest-benchmark's is, ``benchmark(fn, *args, 
 which returns ``fn``'s result, and a ``picollo`` marker; the library's suite runner measures
 and judges (docs/suites.md).
 
-Plain ``pytest`` runs each benchmark once, as its test. With ``--picollo-bench``, or
-``--picollo-save NAME``, ``--picollo-baseline NAME`` or ``--picollo-against CHECKOUT``, each
-benchmark whose test passed is registered in a suite (`picollo.suite.Suite`) under its node
-id, and once every test ran the runner measures them all: its lines go in pytest's terminal
-summary and its exit status (7 slower, 6 a benchmark failed, ...) becomes pytest's where the
-tests passed. What ``fn`` uses must outlive its test (the measurement comes after it).
+Plain ``pytest`` runs each benchmark once, as its test (and measures it briefly where the test
+reads ``benchmark.stats``). With ``--picollo-bench``, or ``--picollo-save NAME``,
+``--picollo-baseline NAME`` or ``--picollo-against CHECKOUT``, each benchmark whose test passed
+is registered in a suite (`picollo.suite.Suite`) under its node id, and once every test ran
+the runner measures them all: its lines go in pytest's terminal summary and its exit status
+(7 slower, 6 a benchmark failed, ...) becomes pytest's where the tests passed. What ``fn``
+uses must outlive its test (the measurement comes after it).
 
 A test of ``@pytest.mark.parametrize`` is one benchmark a parameter, ``NAME/ID`` (its node
 id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` measures as
@@ -16,7 +17,8 @@ id's ``[ID]`` as the library names a parameter's benchmark: ``test_copy[64]`` me
 whose rate the runner reports.
 
 A test file written for pytest-benchmark runs unchanged (docs/bring-your-suite.md):
-``benchmark.pedantic``, ``extra_info``, ``group``, ``stats``, the ``benchmark`` marker and the
+``benchmark.pedantic``, ``extra_info``, ``group``, ``stats`` (Picollo's measurement of the
+call, made when the test reads it: `picollo._pytest_stats`), the ``benchmark`` marker and the
 ``--benchmark-*`` options (`picollo._pytest_peer`). Where pytest-benchmark is installed too,
 this plugin's fixture is the run's unless ``--picollo-fixture=pytest-benchmark`` (or the
 ``picollo_fixture`` ini key) hands it back; the workers of ``--picollo-against`` use this one.
@@ -30,6 +32,7 @@ import os
 import shlex
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -174,10 +177,20 @@ class _Session:
             or opt.picollo_against or getattr(opt, "benchmark_enable", False))
         if opt.picollo_against:
             _check_against(config, Path(opt.picollo_against))
+        #: Whether ``benchmark.stats`` is a measurement: not in a worker, whose tests only
+        #: register their benchmarks, nor where pytest-benchmark would not measure.
+        self.stats_measured = not self.worker and peer.stats_measured(opt)
+        if self.owner == "picollo":
+            try:
+                peer.stats_budget(opt)
+            except ValueError as e:
+                raise pytest.UsageError(str(e)) from None
         self.suite: Optional[Suite] = None
         if self.measures or self.worker:
             self.suite = Suite("pytest")
         self.report: Optional[tuple[int, str, str]] = None
+        #: The lines of pytest-benchmark's groups of the benchmarks measured (`group_lines`).
+        self.groups: list[str] = []
         #: The benchmark each running test called, by node id, until its test ends.
         self.called: dict[str, Benchmark] = {}
         #: The benchmarks registered, by the name the runner measures them under.
@@ -230,9 +243,12 @@ class _Session:
             from .suite_worker import serve
             serve(self.suite)
             return
+        started = time.time()
         status, out, err = _captured(lambda: self.suite.main(self._runner_args()))
+        document = self._document(started)
         self.report = (status, out, err)
-        self._write_json()
+        self.groups = peer.group_lines(document, {n: b.group for n, b in self.registered.items()})
+        self._write_json(document)
         if status != 0 and session.exitstatus == 0:
             session.exitstatus = status
 
@@ -253,16 +269,22 @@ class _Session:
             args += ["--against", self._against(Path(opt.picollo_against))]
         return args + shlex.split(opt.picollo_args)
 
-    def _write_json(self) -> None:
+    def _document(self, started: float) -> Optional[dict]:
+        """The runner's results document, where this run (since ``started``) wrote one."""
+        results = Path(str(self.config.rootpath)) / ".picollo" / "pytest" / "results.json"
+        if not results.is_file() or results.stat().st_mtime < started:
+            return None
+        return json.loads(results.read_text())
+
+    def _write_json(self, document: Optional[dict]) -> None:
         """``--benchmark-json PATH``: the runner's results document, each benchmark's
         ``extra_info`` and ``group`` added to its command (where the run wrote one)."""
         path = peer.json_path(self.config.option)
-        results = Path(str(self.config.rootpath)) / ".picollo" / "pytest" / "results.json"
-        if not path or not results.is_file():
+        if not path or document is None:
             return
-        document = json.loads(results.read_text())
         for command in document.get("commands", []):
-            called = self.registered.get(command.get("name"))
+            called = self.registered.get(
+                peer.command_benchmark(command.get("name", ""), self.registered) or "")
             if called is not None:
                 command["group"] = called.group
                 command["extraInfo"] = called.extra_info
@@ -290,7 +312,7 @@ class _Session:
             return
         status, out, err = self.report
         terminalreporter.write_sep("-", f"picollo: exit status {status}")
-        for line in out.splitlines():
+        for line in [*out.splitlines(), *self.groups]:
             terminalreporter.write_line(line)
         # The workers' own pytest output is shown only where something went wrong with them.
         shown = err.splitlines() if status not in (0, 6, 7) else [

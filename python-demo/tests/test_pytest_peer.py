@@ -62,6 +62,9 @@ def test_a_pytest_benchmark_file_is_measured_its_extra_info_and_group_in_the_jso
     summary = r.stdout[r.stdout.index("picollo: exit status 0"):]
     measured = sorted(re.findall(r"^(test_peer\.py::\S+): time P50=", summary, re.M))
     assert measured == NAMES, text(r)
+    # The marker's group, after the runner's lines: the benchmarks measured in it.
+    assert re.search(r"^group sums: test_peer\.py::test_group_marker$", summary, re.M), text(r)
+    assert summary.count("group ") == 1, text(r)
     # The test's setup, then one a call of the measurement.
     assert log.read_text().count("setup\n") > 10
     commands = {c["name"]: c for c in json.loads(out.read_text())["commands"]}
@@ -69,6 +72,138 @@ def test_a_pytest_benchmark_file_is_measured_its_extra_info_and_group_in_the_jso
     assert commands["test_peer.py::test_extra_info"]["extraInfo"] == {"n": 64}
     assert commands["test_peer.py::test_group_marker"]["group"] == "sums"
     assert commands["test_peer.py::test_plain_call"]["group"] is None
+
+
+STATS = """import time
+
+import pytest
+
+SPIN = 0.002
+
+
+def spin():
+    end = time.perf_counter() + SPIN
+    while time.perf_counter() < end:
+        pass
+    return "spun"
+
+
+def test_measured(benchmark):
+    assert benchmark.stats is None
+    assert benchmark(spin) == "spun"
+    stats = benchmark.stats
+    print("measured rounds:", stats["rounds"])
+    assert stats is benchmark.stats
+    for key in stats.stats.fields:
+        assert stats[key] == getattr(stats.stats, key), key
+    assert stats["rounds"] > 1 and stats["iterations"] == 1
+    assert stats["min"] <= stats["q1"] <= stats["median"] <= stats["q3"] <= stats["max"]
+    assert stats["ld15iqr"] <= stats["median"] <= stats["hd15iqr"]
+    assert stats["iqr"] == pytest.approx(stats["q3"] - stats["q1"])
+    # Every call spins SPIN by perf_counter: 1 % below it allows for the histogram's
+    # precision (0.006 %), the clock reads the harness subtracts (tens of ns) and its tick
+    # clock's frequency, estimated against CLOCK_MONOTONIC.
+    for key in ("median", "mean"):
+        assert 0.99 * SPIN <= stats[key] < 50 * SPIN, (key, stats[key])
+    assert stats["ops"] == pytest.approx(1 / stats["mean"])
+    assert stats["total"] == pytest.approx(stats["mean"] * stats["rounds"])
+    assert stats["outliers"] == f"{stats['stddev_outliers']};{stats['iqr_outliers']}"
+    assert 0 <= stats["iqr_outliers"] < stats["rounds"]
+    with pytest.raises(AttributeError, match="keeps the samples in a histogram"):
+        stats["data"]
+    assert stats.get("data", "none") == "none"
+
+
+@pytest.mark.benchmark(max_time=0.02)
+def test_short(benchmark):
+    benchmark.pedantic(spin, setup=lambda: None)
+    print("short rounds:", benchmark.stats["rounds"])
+
+
+def test_disabled(benchmark):
+    assert benchmark(spin) == "spun"
+    stats = benchmark.stats
+    assert stats["rounds"] == 1 and stats["iterations"] == 1 and stats["data"] == [stats["min"]]
+    assert SPIN <= stats["min"] == stats["median"] == stats["mean"] == stats["max"] < 50 * SPIN
+"""
+
+
+def stats_checkout(root: Path) -> Path:
+    folder = root / "stats"
+    folder.mkdir()
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    (folder / "test_stats.py").write_text(STATS)
+    return folder
+
+
+def test_stats_after_the_call_are_picollos_measurement_within_the_budget(tmp_path):
+    folder = stats_checkout(tmp_path)
+    r = pytest_in(folder, "-s", "-k", "not disabled", "--picollo-bench", *TINY)
+    assert r.returncode == 0 and "2 passed" in r.stdout, text(r)
+    # A sample spins at least SPIN of wall time, and sampling stops once the budget is
+    # spent: at most budget / SPIN + 1 samples (--picollo-budget 0.1, the marker's 0.02).
+    rounds = int(re.search(r"measured rounds: (\d+)", r.stdout).group(1))
+    assert 1 < rounds <= 0.1 / 0.002 + 1, text(r)
+    short = int(re.search(r"short rounds: (\d+)", r.stdout).group(1))
+    assert 1 <= short <= 0.02 / 0.002 + 1, text(r)
+    # The runner still measures both after the tests.
+    summary = r.stdout[r.stdout.index("picollo: exit status 0"):]
+    measured = sorted(re.findall(r"^(test_stats\.py::\S+): time P50=", summary, re.M))
+    assert measured == ["test_stats.py::test_measured", "test_stats.py::test_short"], text(r)
+
+
+def test_stats_under_benchmark_disable_hold_the_tests_call(tmp_path):
+    folder = stats_checkout(tmp_path)
+    r = pytest_in(folder, "-k", "disabled", "--benchmark-disable")
+    assert r.returncode == 0 and "1 passed" in r.stdout, text(r)
+    # (pytest-benchmark's plugin, where loaded, refuses it itself.)
+    r = pytest_in(folder, "-p", "no:benchmark", "--benchmark-max-time=soon")
+    assert r.returncode == 4, text(r)
+    assert "--benchmark-max-time: a number of seconds above 0, not 'soon'" in r.stderr, text(r)
+
+
+#: Samples in picoseconds whose quartiles lie inside runs of equal values (so that
+#: pytest-benchmark's interpolated quartiles and the histogram's percentiles agree), with an
+#: outlier below and two above the fences.
+SAMPLES = [500] + [1000] * 30 + [1100] * 40 + [1200] * 30 + [5000] * 2
+
+
+@pytest.mark.skipif(not PEER, reason="LOUD SKIP: pytest-benchmark is not installed (pip "
+                    "install -r python-demo/requirements.txt): its figures are not compared")
+def test_stats_of_a_histogram_are_pytest_benchmarks_figures_of_its_samples():
+    from pytest_benchmark.stats import Stats as Peer
+
+    from picollo import Histogram
+    from picollo._pytest_stats import Stats
+
+    h, peer = Histogram(relative_error=0.001), Peer()
+    for v in SAMPLES:
+        h.record(v)
+        peer.update(v * 1e-12)
+    ours = Stats.of_histogram(h)
+    for field in Stats.fields:
+        expected = getattr(peer, field)
+        if isinstance(expected, float):  # to the histogram's precision, q3's for the iqr
+            error = 2e-3 * (peer.q3 if field == "iqr" else expected)
+            assert getattr(ours, field) == pytest.approx(expected, abs=error), field
+        else:
+            assert getattr(ours, field) == expected, field
+    one = Stats.of_call(0.25)
+    peer = Peer()
+    peer.update(0.25)
+    assert one.as_dict() == peer.as_dict() and one.data == [0.25]
+
+
+def test_group_lines_name_each_groups_measured_benchmarks_both_sides_of_against_as_one():
+    from picollo._pytest_peer import command_benchmark, group_lines
+
+    document = {"commands": [{"name": "a (base)"}, {"name": "a (head)"}, {"name": "b"},
+                             {"name": "c"}, {"name": "x (y) (head)"}]}
+    groups = {"b": "g", "a": "g", "c": None, "d": "g", "e": "h", "x (y)": "f"}
+    assert group_lines(document, groups) == ["group f: x (y)", "group g: a, b"]
+    assert group_lines(None, groups) == []
+    assert command_benchmark("a (head", {"a"}) is None
+    assert command_benchmark("a (head)", {"b"}) is None
 
 
 PLAIN = "def test_plain():\n    assert True\n"
@@ -105,13 +240,18 @@ def test_marker_keyword(benchmark):
 def test_called_twice(benchmark):
     benchmark(sum, [1])
     benchmark(sum, [1])
+
+
+@pytest.mark.benchmark(max_time="soon")
+def test_marker_max_time(benchmark):
+    benchmark(sum, [1])
 """
 
 
 def test_misuse_fails_with_pytest_benchmarks_kind_of_error(tmp_path):
     head = peer_checkout(tmp_path, "head", **{"test_misuse.py": MISUSE})
     r = pytest_in(head, "test_misuse.py", "--tb=line")
-    assert r.returncode == 1 and "4 failed, 1 error" in r.stdout, text(r)
+    assert r.returncode == 1 and "4 failed, 2 errors" in r.stdout, text(r)
     for expected in ("ValueError: benchmark.pedantic: rounds must be an int of at least 1, "
                      "not 0",
                      "ValueError: benchmark.pedantic: a setup function prepares one call, so "
@@ -119,7 +259,9 @@ def test_misuse_fails_with_pytest_benchmarks_kind_of_error(tmp_path):
                      "TypeError: benchmark.pedantic: setup returned the arguments",
                      "ValueError: @pytest.mark.benchmark has no keyword 'rounds'",
                      "RuntimeError: test_misuse.py::test_called_twice: the benchmark fixture "
-                     "measures one function a test"):
+                     "measures one function a test",
+                     "ValueError: @pytest.mark.benchmark(max_time=...): a number of seconds "
+                     "above 0, not 'soon'"):
         assert expected in r.stdout, (expected, text(r))
 
 

@@ -48,6 +48,7 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
         floored: floored(saved.iter().chain([&new])),
         range: range(saved),
         floor: f64::NAN,
+        speed: None,
     });
     if k < RUNS_APART_NEEDED || k != saved.len() || new <= 0.0 || !new.is_finite() {
         unjudged(c);
@@ -66,6 +67,7 @@ pub fn judge_apart(c: &mut Comparison, saved: &[f64], new: f64) {
         floored: false,
         range: range(saved),
         floor: percent(half),
+        speed: None,
     });
     bound(c);
 }
@@ -93,6 +95,7 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         floored: floored(saved.iter().flatten().chain(new)),
         range: widest,
         floor: f64::NAN,
+        speed: None,
     });
     let positive = |v: &f64| *v > 0.0 && v.is_finite();
     let even = saved
@@ -121,6 +124,7 @@ pub fn judge_apart_builds(c: &mut Comparison, saved: &[Vec<f64>], new: &[f64]) {
         floored: false,
         range: widest,
         floor: percent(t * (a + b).sqrt()),
+        speed: None,
     });
     c.builds = Some(Builds {
         processes: 1,

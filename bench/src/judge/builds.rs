@@ -100,7 +100,9 @@ pub fn judge_builds(
         index(a).unwrap_or(a.time_index()),
         index(b).unwrap_or(b.time_index()),
     );
-    judge_build_times(c, &build_times(a, ia, k), &build_times(b, ib, k))
+    let floor = a.resolution_share(ia) + b.resolution_share(ib);
+    let (ta, tb) = (build_times(a, ia, k), build_times(b, ib, k));
+    judge_times(c, (&ta, &tb), floor)
 }
 
 /// Judge `c` (side A against side B) with builds as the unit: `a[j][i]` is build `j` of side
@@ -116,6 +118,17 @@ pub fn judge_build_times(
     c: &mut Comparison,
     a: &[Vec<f64>],
     b: &[Vec<f64>],
+) -> Result<(), BenchError> {
+    judge_times(c, (a, b), 0.0)
+}
+
+/// [`judge_build_times`], with the interval's half-width (in log units) at least `floor`:
+/// how far the two sides' figures may lie from their true values for their resolution alone
+/// ([`BenchResult::resolution_share`]), which no count of builds or rounds narrows.
+fn judge_times(
+    c: &mut Comparison,
+    (a, b): (&[Vec<f64>], &[Vec<f64>]),
+    floor: f64,
 ) -> Result<(), BenchError> {
     let k = a.len();
     let rounds = a.first().map_or(0, Vec::len);
@@ -151,13 +164,13 @@ pub fn judge_build_times(
             rounds - kept.len()
         ));
     }
-    judge_grid(c, &grid, k);
+    judge_grid(c, &grid, k, floor);
     Ok(())
 }
 
 /// The grouped verdict from `grid`, one row of log round times per build, side A's `k`
-/// builds then side B's.
-fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize) {
+/// builds then side B's, its interval's half-width at least `floor` (log units).
+fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize, floor: f64) {
     let (m, se) = figures(grid);
     let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
     let (ma, mb) = (mean(&m[..k]), mean(&m[k..]));
@@ -165,7 +178,7 @@ fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize) {
     let squares = squares.chain(m[k..].iter().map(|x| (x - mb).powi(2)));
     let s2 = squares.sum::<f64>() / (2 * k - 2) as f64;
     let scale = (2.0 / k as f64).sqrt();
-    let half = t_995(2 * k - 2) * s2.sqrt() * scale;
+    let half = (t_995(2 * k - 2) * s2.sqrt() * scale).max(floor);
     let percent = |x: f64| x.exp_m1() * 100.0;
     let d = mb - ma;
     judge_log_change(c, d, half);
@@ -176,6 +189,6 @@ fn judge_grid(c: &mut Comparison, grid: &[Vec<f64>], k: usize) {
             true => percent((s2 - se * se).max(0.0).sqrt()),
             false => f64::NAN,
         },
-        noise_floor: percent(Z_995 * se * scale),
+        noise_floor: percent((Z_995 * se * scale).max(floor)),
     });
 }

@@ -135,7 +135,8 @@ fn diff_metric(
 }
 
 /// B's rounds' median of metric `ia` of `a` and `ib` of `b` against A's, in percent of A's
-/// median round (floored at one thousandth of the unit).
+/// median round (floored at one thousandth of the unit), its interval no narrower than the
+/// two sides' resolutions allow ([`BenchResult::resolution_share`]).
 fn change_of(a: &BenchResult, b: &BenchResult, (ia, ib): (usize, usize), design: Design) -> Shift {
     let (ra, rb) = (per_round(a, ia, 50.0), per_round(b, ib, 50.0));
     // NaN (no rounds) gives way to 1 as 0 did.
@@ -146,7 +147,8 @@ fn change_of(a: &BenchResult, b: &BenchResult, (ia, ib): (usize, usize), design:
         high: f64::INFINITY,
     };
     let s = shift(design, &ra, &rb).unwrap_or(unbounded);
-    scaled(s, percent)
+    let floor = 100.0 * (a.resolution_share(ia) + b.resolution_share(ib));
+    scaled(s, percent).at_least(floor)
 }
 
 /// `s` times `by`.

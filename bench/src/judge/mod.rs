@@ -7,6 +7,7 @@ pub mod baseline;
 pub(crate) mod builds;
 pub(crate) mod compare;
 pub(crate) mod lookup;
+pub mod probe;
 pub mod saved;
 pub mod sequential;
 pub mod shift;

@@ -10,6 +10,7 @@ use std::vec::Vec;
 
 use super::apart::{judge_apart, median_round, median_round_at};
 use super::compare::{compare, compare_on};
+use super::probe::{judge_speed, PROBE_WORKLOAD};
 use super::verdict::Comparison;
 use crate::error::BenchError;
 use crate::measure::conditions::WarmUp;
@@ -17,7 +18,7 @@ use crate::measure::meter::{time_index, Metric, MetricKind};
 use crate::measure::result::BenchResult;
 use crate::measure::throughput::{Throughput, Work};
 use crate::model::document::{
-    EntryRecord, Figure, Members, MetricRecord, ResultRecord, RoundRecord,
+    EntryRecord, Figure, Members, MetricRecord, ProbeRecord, ResultRecord, RoundRecord,
 };
 use crate::Bench;
 
@@ -39,6 +40,9 @@ pub struct Saved {
     /// The saved result's median time per operation in ns, as its summary of time reports
     /// it: where its rate is read.
     pub median: Option<f64>,
+    /// The speed probe of each run apart, in ns ([`crate::probe`]): NaN for a run
+    /// without one of this workload (all of them in a file saved before probes were kept).
+    pub probes: Vec<f64>,
 }
 
 /// How a saved round must look.
@@ -67,6 +71,7 @@ impl Saved {
             .transpose()?;
         let runs_apart = runs_apart(c, result.as_ref())?;
         let runs_apart_by = runs_apart_by(c)?;
+        let probes = probes(c, runs_apart.len());
         let (metrics, throughput, median) = match &c.result {
             Some(r) => (metrics(r), throughput(r)?, median(r)),
             None => (Vec::new(), None, None),
@@ -81,6 +86,7 @@ impl Saved {
             runs_apart_by,
             throughput,
             median,
+            probes,
         })
     }
 
@@ -149,6 +155,23 @@ fn runs_apart_by(c: &EntryRecord) -> Result<Vec<(String, Vec<f64>)>, String> {
         Ok((name.clone(), runs.ok_or_else(bad)?))
     });
     each.collect()
+}
+
+/// The speed probes saved with `c`'s runs apart (NaN for a run without, all NaN where the
+/// file holds none of this workload), as many as its `runs` runs apart; an earlier run
+/// saved without a probe is NaN.
+fn probes(c: &EntryRecord, runs: usize) -> Vec<f64> {
+    let record = c.members.speed_probe.as_ref();
+    let ours = record.filter(|p| p.workload == PROBE_WORKLOAD);
+    let each = ours.map_or(Vec::new(), |p| {
+        let figure = |x: &Option<Figure>| x.map_or(f64::NAN, |v| v.0);
+        p.runs.iter().map(figure).collect()
+    });
+    // Aligned with the last runs apart: a run before the probes were kept is NaN.
+    let missing = runs.saturating_sub(each.len());
+    let mut all = std::vec![f64::NAN; missing];
+    all.extend(each);
+    all.split_off(all.len() - runs)
 }
 
 /// The throughput a saved result declares (`Some(None)`: `null`, none), `None` where it
@@ -232,22 +255,33 @@ fn saved_flags(result: &mut BenchResult, r: &ResultRecord) {
     }
 }
 
-/// The runs apart of `result` as the document keeps them (`runsApart`, `runsApartBy`): the
-/// median round figure of each metric in every run apart `earlier` holds (`--append`) and in
-/// this one, time's alone first; a figure that is not a number is `null`.
-pub fn runs_apart_members(result: &BenchResult, earlier: Option<&Saved>) -> Members {
+/// The runs apart of `result` as the document keeps them (`runsApart`, `runsApartBy`,
+/// `speedProbe`): the median round figure of each metric in every run apart `earlier` holds
+/// (`--append`) and in this one, time's alone first, and the speed probe taken before it
+/// (`probe` ns; NaN: none, and no member where no run holds one); a figure that is not a
+/// number is `null`.
+pub fn runs_apart_members(result: &BenchResult, earlier: Option<&Saved>, probe: f64) -> Members {
+    let figures = |all: &mut dyn Iterator<Item = f64>| {
+        all.map(|v| Some(Figure(v)).filter(|v| v.0.is_finite()))
+            .collect::<Vec<_>>()
+    };
     let runs = |i: usize| {
         let before = earlier.map_or(Vec::new(), |s| s.runs_of(&result.metrics[i].metric));
-        let all = before.into_iter().chain([median_round_at(result, i)]);
-        all.map(|v| Some(Figure(v)).filter(|v| v.0.is_finite()))
-            .collect()
+        figures(&mut before.into_iter().chain([median_round_at(result, i)]))
     };
     let time = result.time_index();
     let others = (0..result.metrics.len()).filter(|&i| i != time);
     let by = others.map(|i| (result.metrics[i].metric.name.clone(), runs(i)));
+    let before = earlier.map_or(Vec::new(), |s| s.probes.clone());
+    let probes = figures(&mut before.into_iter().chain([probe]));
+    let speed_probe = probes.iter().any(Option::is_some).then(|| ProbeRecord {
+        workload: PROBE_WORKLOAD.into(),
+        runs: probes,
+    });
     Members {
         runs_apart: Some(runs(time)),
         runs_apart_by: Some(by.collect()),
+        speed_probe,
         ..Members::default()
     }
 }
@@ -255,11 +289,13 @@ pub fn runs_apart_members(result: &BenchResult, earlier: Option<&Saved>) -> Memb
 /// `b` judged against `saved` on runs apart: B against the saved result on `metric` (time
 /// where `None`), its verdict from the saved runs apart of the judged metric and `b`'s
 /// median round ([`judge_apart`]; a count whose figures agree within their read jitter is
-/// judged exactly).
+/// judged exactly), then checked against the machine's speed: `probe` is the speed probe
+/// taken before `b` (ns; NaN: none), against the saved runs' ([`judge_speed`]).
 pub fn judge_saved(
     saved: &Saved,
     b: &BenchResult,
     metric: Option<&str>,
+    probe: f64,
 ) -> Result<Comparison, BenchError> {
     let a = saved.result.as_ref().ok_or_else(|| {
         BenchError::argument("the saved benchmark holds no result to judge against".into())
@@ -272,6 +308,7 @@ pub fn judge_saved(
     let new = at.map_or(f64::NAN, |i| median_round_at(b, i));
     let runs = saved.runs_of(&c.metric);
     judge_apart(&mut c, &runs, new);
+    judge_speed(&mut c, &saved.probes, probe);
     c.set_rates(saved.work(b.throughput), b.work());
     Ok(c)
 }

@@ -52,6 +52,16 @@ impl Shift {
     pub fn half_width(&self) -> f64 {
         (self.high - self.low) / 2.0
     }
+
+    /// This shift with each end of its interval at least `half` from the estimate: what a
+    /// measurement's resolution leaves uncertain however alike its rounds came out.
+    pub fn at_least(self, half: f64) -> Shift {
+        Shift {
+            low: self.low.min(self.estimate - half),
+            high: self.high.max(self.estimate + half),
+            ..self
+        }
+    }
 }
 
 /// The least count of rounds a side needs for a 99 % interval: 8 paired rounds, 5 a side

@@ -5,6 +5,7 @@
 use std::string::String;
 use std::vec::Vec;
 
+use super::probe::Speed;
 use super::shift::{Design, Shift};
 use crate::measure::meter::{Metric, Unit};
 use crate::measure::result::BenchResult;
@@ -303,6 +304,9 @@ pub struct Apart {
     /// the comparison could tell from none (NaN where not judged on runs apart). From
     /// [`crate::rules::NOISE_FLOOR_BOUND`] on, the verdict is [`Verdict::NotJudged`].
     pub floor: f64,
+    /// What the speed probe says of the machine ([`crate::probe::judge_speed`]);
+    /// `None` where the probe was not asked (a comparison judged on runs apart alone).
+    pub speed: Option<Speed>,
 }
 
 /// How a comparison of sides of several builds was judged.

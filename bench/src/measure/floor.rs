@@ -29,8 +29,8 @@ pub fn quartile_deviation(values: &mut [u64]) -> u64 {
 
 /// The resolution of `metric`'s per-operation figures, in thousandths of its unit: the
 /// quartile deviation of what an empty measurement gives per operation, the read pairs'
-/// (`pairs`, over the batch `k`) or the baseline's own figures (`baseline`), whichever is
-/// wider. An exact count has none (0): the same work gives the same count. A time is never
+/// (`pairs`, over the batch `k`; for time at least the clock's step, which calibration
+/// puts there) or the baseline's own figures (`baseline`), whichever is wider. An exact count has none (0): the same work gives the same count. A time is never
 /// resolved below the figures' own step of 1 ps, since no work takes no time; a count of 0
 /// where nothing noisy was subtracted is a count, and its resolution 0.
 pub fn resolution(metric: &Metric, pairs: u64, k: u64, baseline: u64) -> u64 {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::pause;
 use crate::error::BenchError;
-use picollo_perf::time::{convert_ticks, tick_frequency, ticks_begin, ticks_end};
+use picollo_perf::time::{convert_ticks, tick_frequency, tick_step, ticks_begin, ticks_end};
 
 /// Every metric is recorded in thousandths of its unit (picoseconds for `ns`), so a
 /// per-operation figure of a batch keeps three decimals.
@@ -199,6 +199,13 @@ pub trait Meter {
     /// What it reads time with, for the report (`Tsc at 2.445 GHz (resolution 0.409 ns)`).
     fn clock(&self) -> String;
 
+    /// The least amount its time moves by, in thousandths of a nanosecond: a clock that
+    /// counts in steps of several ticks ([`picollo_perf::time::tick_step`]) tells two
+    /// times apart only to within a step, however fine its ticks. 0 where it states none.
+    fn clock_step(&self) -> u64 {
+        0
+    }
+
     /// Take the reading that ends a batch's time now, and keep it for [`Meter::stop`]: a
     /// meter with a [`Source`] beside it halts its clock before the source reads, so that
     /// time leaves the source's reading out, and converts after, so that the conversion's
@@ -242,6 +249,60 @@ pub trait Source {
     /// The last batch's figures are not exact ([`Meter::raced`]). By default never.
     fn raced(&self) -> bool {
         false
+    }
+}
+
+/// A boxed meter is the meter it holds (a suite's meters are chosen at run time).
+impl Meter for Box<dyn Meter> {
+    fn metrics(&self) -> Vec<Metric> {
+        (**self).metrics()
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        (**self).start()
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        (**self).stop(out)
+    }
+
+    fn clock(&self) -> String {
+        (**self).clock()
+    }
+
+    fn clock_step(&self) -> u64 {
+        (**self).clock_step()
+    }
+
+    fn halt(&mut self) -> Result<(), BenchError> {
+        (**self).halt()
+    }
+
+    fn counters_read(&self) -> Option<String> {
+        (**self).counters_read()
+    }
+
+    fn raced(&self) -> bool {
+        (**self).raced()
+    }
+}
+
+/// A boxed source is the source it holds.
+impl Source for Box<dyn Source> {
+    fn metrics(&self) -> Vec<Metric> {
+        (**self).metrics()
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        (**self).start()
+    }
+
+    fn stop(&mut self, out: &mut [Measured]) -> Result<(), BenchError> {
+        (**self).stop(out)
+    }
+
+    fn raced(&self) -> bool {
+        (**self).raced()
     }
 }
 
@@ -291,8 +352,16 @@ impl<M: Meter, S: Source> Meter for WithSource<M, S> {
         self.meter.clock()
     }
 
+    fn clock_step(&self) -> u64 {
+        self.meter.clock_step()
+    }
+
     fn halt(&mut self) -> Result<(), BenchError> {
         self.meter.halt()
+    }
+
+    fn counters_read(&self) -> Option<String> {
+        self.meter.counters_read()
     }
 
     fn raced(&self) -> bool {
@@ -371,10 +440,17 @@ impl Meter for ClockMeter {
     fn clock(&self) -> String {
         let source = picollo_perf::time::tick_source();
         let ghz = self.frequency as f64 / 1e9;
-        std::format!(
-            "{source:?} at {ghz:.3} GHz (resolution {:.3} ns)",
-            1.0 / ghz
-        )
+        match tick_step() {
+            1 => std::format!("{source:?} at {ghz:.3} GHz (resolution {:.3} ns)", 1.0 / ghz),
+            step => std::format!(
+                "{source:?} at {ghz:.3} GHz (resolution {:.3} ns: it moves in steps of {step} ticks)",
+                step as f64 / ghz
+            ),
+        }
+    }
+
+    fn clock_step(&self) -> u64 {
+        convert_ticks(tick_step(), self.frequency, 1_000_000_000 * SCALE)
     }
 
     fn halt(&mut self) -> Result<(), BenchError> {
@@ -488,6 +564,10 @@ mod perf {
 
         fn clock(&self) -> String {
             self.0.clock()
+        }
+
+        fn clock_step(&self) -> u64 {
+            self.0.clock_step()
         }
 
         fn halt(&mut self) -> Result<(), BenchError> {

@@ -313,6 +313,20 @@ impl BenchResult {
         time.unwrap_or(0)
     }
 
+    /// Metric `index`'s resolution as a share of its median (0 where either is 0 or
+    /// unknown): how far the median may lie from the true one for the clock's step, the
+    /// read pairs' spread or the subtracted baseline's alone, which no count of rounds
+    /// narrows. A comparison's interval is never narrower than the two sides' shares.
+    pub fn resolution_share(&self, index: usize) -> f64 {
+        let Some(m) = self.metrics.get(index) else {
+            return 0.0;
+        };
+        match m.median_thousandths() {
+            Some(median) if median > 0 => m.resolution as f64 / median as f64,
+            _ => 0.0,
+        }
+    }
+
     /// The rate of its [`BenchResult::throughput`] at the median time per operation (`None`
     /// without one, or without samples).
     pub fn rate(&self) -> Option<Rate> {

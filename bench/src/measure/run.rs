@@ -89,16 +89,19 @@ pub fn net(value: u64, overhead: u64, k: u64, baseline: u64) -> (u64, bool) {
     )
 }
 
-/// The smallest batch whose read-pair overhead is at most 1 % of it: batches double until
-/// one takes 100 × the overhead, then `k = ⌈100 · overhead / cost of one op⌉`. An overhead of
-/// 0 gives 1.
+/// The smallest batch whose read-pair overhead is at most 1 % of it and that spans at least
+/// a thousand of the clock's steps ([`Meter::clock_step`]), so that neither moves a batch's
+/// figure by more than a part in a hundred, or in a thousand: batches double until one takes
+/// that long ([`least_batch_time`]), then `k = ⌈least / cost of one op⌉`. An overhead and a
+/// step of 0 give 1.
 pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
     meter: &mut M,
     f: &mut F,
     time_overhead: u64,
     metrics: usize,
 ) -> Result<u64, BenchError> {
-    if time_overhead == 0 {
+    let least = least_batch_time(time_overhead, meter.clock_step());
+    if least == 0 {
         return Ok(1);
     }
     let time = time_index(&meter.metrics());
@@ -111,12 +114,18 @@ pub fn choose_batch<M: Meter + ?Sized, F: FnMut(u64) + ?Sized>(
             *t = out[time].value.saturating_sub(time_overhead);
         }
         let t = median(&mut times);
-        if t >= 100 * time_overhead || n >= MAX_BATCH {
+        if t >= least || n >= MAX_BATCH {
             let op = (t / n).max(1);
-            return Ok((100 * time_overhead).div_ceil(op).clamp(1, MAX_BATCH));
+            return Ok(least.div_ceil(op).clamp(1, MAX_BATCH));
         }
         n *= 2;
     }
+}
+
+/// The least time a batch takes: 100 times the read pair's overhead, and 1,000 times the
+/// clock's step (both in the same unit).
+pub fn least_batch_time(time_overhead: u64, clock_step: u64) -> u64 {
+    (100 * time_overhead).max(1_000 * clock_step)
 }
 
 /// Warm up in windows of batches until two windows' median per-op times differ by less
@@ -193,6 +202,10 @@ pub(crate) fn calibrate<M: Meter + ?Sized>(
 ) -> Result<Calibration, BenchError> {
     let metrics = meter.metrics();
     let (overhead, pairs) = read_overhead(meter, metrics.len())?;
+    // A time is known to within the clock's step, however alike the read pairs came out.
+    let time = time_index(&metrics);
+    let mut pairs = pairs;
+    pairs[time] = pairs[time].max(meter.clock_step());
     let spreads = Spreads {
         pairs,
         baseline: plan.baseline_spreads(&metrics),

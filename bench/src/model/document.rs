@@ -88,9 +88,22 @@ pub struct Members {
     /// Every other metric's, by name, in the result's order.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "ordered_map")]
     pub runs_apart_by: Option<Vec<(String, Vec<Option<Figure>>)>>,
+    /// The speed probe taken before it in each run apart (none in a file saved before
+    /// probes were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_probe: Option<ProbeRecord>,
     /// Why a command has no result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<Failure>,
+}
+
+/// The speed probe of a saved benchmark's runs apart ([`crate::probe`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProbeRecord {
+    /// Its workload's name: a probe of another is not compared.
+    pub workload: String,
+    /// Its median time in ns in each run apart, as `runsApart` (`null`: a run without).
+    pub runs: Vec<Option<Figure>>,
 }
 
 /// Why a command has no result: the run that failed and how it ended.

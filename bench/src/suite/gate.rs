@@ -53,7 +53,7 @@ pub fn judge(
             ));
             continue;
         };
-        let c = judge_saved(s, r, args.metric.as_deref());
+        let c = judge_saved(s, r, args.metric.as_deref(), outcome.probe_of(&r.name));
         let c = c.map_err(|e| SuiteError::usage(std::format!("--baseline {name}: {e}")))?;
         outcome.against_saved.push(c);
     }
@@ -73,7 +73,7 @@ pub fn save(outcome: &Outcome, args: &Args, name: &str) -> Result<PathBuf, Suite
     for e in &mut written.entries {
         let before = earlier.as_ref().and_then(|b| b.named(&e.name));
         if let Some(r) = e.result {
-            e.members = runs_apart_members(r, before);
+            e.members = runs_apart_members(r, before, outcome.probe_of(&r.name));
         }
     }
     let text = written

@@ -54,7 +54,7 @@ use landing::{Landing, Watch};
 
 use super::{Bench, BenchError, BenchResult, Throughput};
 use crate::measure::conditions::default_meter;
-use crate::measure::meter::Meter;
+use crate::measure::meter::{Meter, Source};
 use crate::measure::plan::Plan;
 
 /// How long a worker may take to answer beyond the time a request gives it, unless set.
@@ -97,6 +97,9 @@ pub(crate) struct Registered<'a> {
 /// Makes the meter each benchmark is measured with.
 type MeterFactory<'a> = Box<dyn FnMut() -> Box<dyn Meter> + 'a>;
 
+/// What makes a [`Source`] of figures beside every meter of a suite.
+type SourceFactory<'a> = Box<dyn FnMut() -> Box<dyn Source> + 'a>;
+
 /// A command that starts a suite as a worker: the program and its arguments, before
 /// [`WORKER_FLAG`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +114,7 @@ pub struct Suite<'a> {
     pub(crate) bench: Bench,
     pub(crate) benchmarks: Vec<Registered<'a>>,
     meter: Option<MeterFactory<'a>>,
+    source: Option<SourceFactory<'a>>,
     worker: Option<WorkerCommand>,
 }
 
@@ -123,6 +127,7 @@ impl<'a> Suite<'a> {
             bench: Bench::new(name),
             benchmarks: Vec::new(),
             meter: None,
+            source: None,
             worker: None,
         }
     }
@@ -138,6 +143,14 @@ impl<'a> Suite<'a> {
     /// machine, in tests).
     pub fn with_meter(mut self, meter: impl FnMut() -> Box<dyn Meter> + 'a) -> Self {
         self.meter = Some(Box::new(meter));
+        self
+    }
+
+    /// Read the figures of the sources `source` makes beside every meter (the default one,
+    /// `--counters` as asked, or [`Suite::with_meter`]'s): bytes a counting allocator saw
+    /// allocated, say. Their metrics follow the meter's in every result.
+    pub fn with_source(mut self, source: impl FnMut() -> Box<dyn Source> + 'a) -> Self {
+        self.source = Some(Box::new(source));
         self
     }
 
@@ -456,12 +469,15 @@ impl<'a> Suite<'a> {
         plan: &Plan,
     ) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
         let b = self.benchmarks.iter().rev().find(|b| b.name == plan.name);
-        if b.is_some_and(|b| b.manual) {
-            return Ok((Box::new(crate::ManualTime), Vec::new()));
-        }
-        match &mut self.meter {
-            Some(make) => Ok((make(), Vec::new())),
-            None => default_meter(plan),
+        let manual = b.is_some_and(|b| b.manual);
+        let (meter, warnings): (Box<dyn Meter>, Vec<String>) = match &mut self.meter {
+            _ if manual => (Box::new(crate::ManualTime), Vec::new()),
+            Some(make) => (make(), Vec::new()),
+            None => default_meter(plan)?,
+        };
+        match &mut self.source {
+            Some(source) => Ok((Box::new(meter.with(source())), warnings)),
+            None => Ok((meter, warnings)),
         }
     }
 
@@ -496,7 +512,10 @@ impl<'a> Suite<'a> {
                 let chosen = (selected, self.family(args));
                 against_process(&plan, self.worker.clone(), chosen, args, &mut landing)?
             }
-            false => self.measure_here(&plan, selected, &mut landing)?,
+            false => {
+                let probing = args.save.is_some() || saved.is_some();
+                self.measure_here(&plan, selected, probing, &mut landing)?
+            }
         };
         drop(landing);
         let landed = outcome.only.len();
@@ -511,18 +530,26 @@ impl<'a> Suite<'a> {
         Ok(outcome)
     }
 
-    /// Each of `selected` measured in this process, its line landing on `watch` as it comes.
+    /// Each of `selected` measured in this process, its line landing on `watch` as it comes;
+    /// where `probing` (a run that saves or is judged against runs apart), the speed probe
+    /// taken around each ([`crate::probe`]).
     fn measure_here(
         &mut self,
         plan: &Plan,
         selected: &[String],
+        probing: bool,
         watch: &mut dyn Watch,
     ) -> Result<Outcome, SuiteError> {
         let mut outcome = Outcome::default();
         for (i, name) in selected.iter().enumerate() {
             watch.start(name, (i + 1, selected.len()));
             let named = self.with_fixed_batch(plan.named(name));
-            let measured = catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)));
+            let (measured, probe) = crate::judge::probe::around(probing, || {
+                catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)))
+            });
+            if probing {
+                outcome.probes.push((name.clone(), probe));
+            }
             let why = match measured {
                 Ok(Ok(mut r)) => {
                     watch.result(&mut r)?;

@@ -38,6 +38,9 @@ pub struct Outcome {
     pub exit: Exit,
     /// A comparison not settled in its budget fails the gate (`--unsettled fail`).
     pub unsettled_fails: bool,
+    /// The speed probe taken before each benchmark measured here, by name, in ns, where
+    /// the run saves or is judged against runs apart ([`crate::probe`]).
+    pub probes: Vec<(String, f64)>,
 }
 
 /// The gate fails `v`: slower by the threshold or more, or not settled where
@@ -108,6 +111,12 @@ pub fn out_dir(args: &Args) -> PathBuf {
 }
 
 impl Outcome {
+    /// The speed probe taken before benchmark `name` (NaN: none).
+    pub fn probe_of(&self, name: &str) -> f64 {
+        let found = self.probes.iter().find(|(n, _)| n == name);
+        found.map_or(f64::NAN, |(_, p)| *p)
+    }
+
     /// Judge, print what did not land as it came (the verdicts against a baseline, and the
     /// benchmarks of `only` from `landed` on), write every output, and settle the exit
     /// status.

@@ -3,4 +3,5 @@
 pub(crate) mod attribution;
 pub(crate) mod escape;
 pub(crate) mod report;
+pub(crate) mod speed;
 pub(crate) mod verdict_line;

@@ -22,7 +22,7 @@ pub(crate) fn pct(p: f64) -> String {
 
 /// `p` percent with thousands grouped, for a noise floor that can reach thousands
 /// (`3,613 %`); below 1,000 as [`pct`].
-fn grouped_pct(p: f64) -> String {
+pub(crate) fn grouped_pct(p: f64) -> String {
     if !p.is_finite() || p.abs() < 1000.0 {
         return pct(p);
     }
@@ -130,6 +130,9 @@ impl Comparison {
     /// save runs that span the machine's states, or compare with --against. Measured:
     /// +3.20 % [-95.1 %, 3,712.4 %] (99 %, 3 runs apart)`.
     fn write_not_judged(&self, w: &mut dyn Write) -> fmt::Result {
+        if let Some(p) = self.moved() {
+            return self.write_moved(w, &p);
+        }
         let (a, b, c) = (&self.a, &self.b, &self.change);
         let (runs, range, floor) = self
             .apart
@@ -258,7 +261,7 @@ impl Comparison {
             }
             _ => String::new(),
         };
-        self.method_tail() + &looked
+        self.method_tail() + &looked + &self.speed_note()
     }
 
     /// How the verdict was reached: its noise floor and confidence, the units of builds.
@@ -444,6 +447,7 @@ impl Comparison {
             "); the 99 % prediction interval of one more run (Student's t on the log medians), \
          which holds what changes between processes and moments, not only the spread \
          between the rounds of one run."
-        )
+        )?;
+        self.write_speed_method(w)
     }
 }

@@ -237,10 +237,11 @@ fn command_members(
     m: &Measurement,
     args: &BenchArgs,
     earlier: Option<&Saved>,
+    probe: f64,
 ) -> Members {
     let mut members = match &m.outcome {
         Outcome::Measured { result, .. } => {
-            picollo_bench::saved::runs_apart_members(result, earlier.map(|e| &e.saved))
+            picollo_bench::saved::runs_apart_members(result, earlier.map(|e| &e.saved), probe)
         }
         Outcome::Failed {
             run,
@@ -281,11 +282,11 @@ const SIDE_FAILED: &str = "a build failed";
 /// side of `--builds` (`sides`: what the formats other than the document list) and each
 /// comparison; at the document's top `"builds": K` and under `--emulate` `"emulated"`:
 /// how the programs started ([`Start`]), for a gate against a saved run. With `--save
-/// --append`, `earlier` holds each command as saved before this run, with its runs apart.
+/// --append`, `earlier` holds each command as saved before this run, with its runs apart;
+/// `probe` is the run's speed probe (ns; NaN: none), saved with them.
 pub fn suite<'a>(
-    measured: &'a [Measurement],
+    (measured, comparisons, probe): (&'a [Measurement], &[(Against, Comparison)], f64),
     sides: &'a [sides::Side],
-    comparisons: &[(Against, Comparison)],
     args: &BenchArgs,
     earlier: &[Saved],
 ) -> Findings<'a> {
@@ -293,7 +294,7 @@ pub fn suite<'a>(
         name: m.name.clone(),
         result: m.result(),
         failed: failure_text(&m.outcome, args),
-        members: command_members(i, m, args, earlier.get(i)),
+        members: command_members(i, m, args, earlier.get(i), probe),
     });
     let compared = comparisons.iter().map(|(against, c)| {
         let (baseline, tag) = comparison_labels(*against);

@@ -3,8 +3,6 @@
 //! after it stops).
 
 use std::hint::black_box;
-use std::marker::PhantomData;
-use std::time::Duration;
 
 use crate::clock;
 use crate::measurement::{Measurement, WallTime};
@@ -27,7 +25,7 @@ pub enum BatchSize {
 
 impl BatchSize {
     /// The iterations a stretch of `iters` holds (at least one).
-    fn per_stretch(self, iters: u64) -> u64 {
+    pub(crate) fn per_stretch(self, iters: u64) -> u64 {
         let of = |parts: u64| iters.div_ceil(parts.max(1));
         let n = match self {
             BatchSize::SmallInput => of(10),
@@ -43,17 +41,23 @@ impl BatchSize {
 /// What a benchmark's closure gets: the routine it is handed runs the iterations asked for,
 /// and only the routine is timed.
 pub struct Bencher<'a, M: Measurement = WallTime> {
-    iters: u64,
-    timed: bool,
-    measurement: PhantomData<&'a M>,
+    pub(crate) iters: u64,
+    pub(crate) timed: bool,
+    pub(crate) measurement: &'a M,
 }
 
-impl<M: Measurement> Bencher<'_, M> {
-    pub(crate) fn new(iters: u64) -> Self {
+/// A timed stretch begun: the tick it started at, and the custom measurement's reading.
+pub(crate) struct Stretch<I> {
+    start: u64,
+    measured: Option<I>,
+}
+
+impl<'a, M: Measurement> Bencher<'a, M> {
+    pub(crate) fn new(iters: u64, measurement: &'a M) -> Self {
         Bencher {
             iters,
             timed: false,
-            measurement: PhantomData,
+            measurement,
         }
     }
 
@@ -62,14 +66,50 @@ impl<M: Measurement> Bencher<'_, M> {
         self.timed
     }
 
+    /// Whether the measurement is one beside time (not [`WallTime`]).
+    fn custom(&self) -> bool {
+        let m = self.measurement;
+        m.picollo_time(&m.zero()).is_none()
+    }
+
+    /// A timed stretch starts: the custom measurement read, then the clock.
+    pub(crate) fn begin(&self) -> Stretch<M::Intermediate> {
+        let measured = self.custom().then(|| self.measurement.start());
+        Stretch {
+            start: clock::start(),
+            measured,
+        }
+    }
+
+    /// The stretch `s` ends: its time, and its custom measurement's value, added.
+    pub(crate) fn end(&self, s: Stretch<M::Intermediate>) {
+        clock::add_since(s.start);
+        if let Some(i) = s.measured {
+            let value = self.measurement.end(i);
+            clock::add_measured(self.measurement.to_f64(&value));
+        }
+    }
+
+    /// What an `iter_custom` routine begun at tick `start` said its iterations cost: a
+    /// time where the measurement is time, else the counter's figure, and the time the
+    /// routine took by the clock.
+    pub(crate) fn add_around(&self, start: u64, value: &M::Value) {
+        if let Some(took) = self.measurement.picollo_time(value) {
+            clock::add(took);
+        } else {
+            clock::add_since(start);
+            clock::add_measured(self.measurement.to_f64(value));
+        }
+    }
+
     /// Time `routine`, its output dropped inside the time.
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
         self.timed = true;
-        let start = clock::start();
+        let stretch = self.begin();
         for _ in 0..self.iters {
             black_box(routine());
         }
-        clock::add_since(start);
+        self.end(stretch);
     }
 
     /// Time `routine`, its outputs kept and dropped after the time.
@@ -87,11 +127,11 @@ impl<M: Measurement> Bencher<'_, M> {
         self.stretches(size, |n| {
             let inputs: Vec<I> = (0..n).map(|_| setup()).collect();
             let mut outputs = Vec::with_capacity(inputs.len());
-            let start = clock::start();
+            let stretch = self.begin();
             for input in inputs {
                 outputs.push(black_box(routine(black_box(input))));
             }
-            clock::add_since(start);
+            self.end(stretch);
             drop(outputs);
         });
     }
@@ -107,11 +147,11 @@ impl<M: Measurement> Bencher<'_, M> {
         self.stretches(size, |n| {
             let mut inputs: Vec<I> = (0..n).map(|_| setup()).collect();
             let mut outputs = Vec::with_capacity(inputs.len());
-            let start = clock::start();
+            let stretch = self.begin();
             for input in &mut inputs {
                 outputs.push(black_box(routine(black_box(input))));
             }
-            clock::add_since(start);
+            self.end(stretch);
             drop(outputs);
             drop(inputs);
         });
@@ -126,15 +166,18 @@ impl<M: Measurement> Bencher<'_, M> {
         self.iter_batched(setup, routine, BatchSize::PerIteration);
     }
 
-    /// The time `routine(iters)` says its `iters` iterations took: it times them itself.
-    pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, mut routine: R) {
+    /// The cost `routine(iters)` says its `iters` iterations had: it measures them itself
+    /// (a [`std::time::Duration`] for [`WallTime`]). For a custom measurement, the figure is the
+    /// counter's and the time is read around the routine.
+    pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
         self.timed = true;
-        let took = routine(self.iters);
-        clock::add(took);
+        let start = clock::start();
+        let value = routine(self.iters);
+        self.add_around(start, &value);
     }
 
     /// `stretch(n)` for stretches of `size` that add up to the iterations asked for.
-    fn stretches(&self, size: BatchSize, mut stretch: impl FnMut(u64)) {
+    pub(crate) fn stretches(&self, size: BatchSize, mut stretch: impl FnMut(u64)) {
         let per = size.per_stretch(self.iters);
         let mut left = self.iters;
         while left > 0 {

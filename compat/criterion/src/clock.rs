@@ -10,12 +10,17 @@
 use std::cell::Cell;
 use std::time::Duration;
 
-use picollo_bench::{BenchError, Measured, Meter, Metric, SCALE};
-use picollo_perf::time::{convert_ticks, tick_frequency, tick_source, ticks_begin, ticks_end};
+use picollo_bench::{BenchError, Measured, Meter, Metric, MetricKind, Unit, SCALE};
+use picollo_perf::time::{
+    convert_ticks, tick_frequency, tick_source, tick_step, ticks_begin, ticks_end,
+};
 
 thread_local! {
     /// The time the Benchers of this thread timed, in picoseconds (thousandths of a ns).
     static TIMED: Cell<u64> = const { Cell::new(0) };
+    /// What the Benchers of this thread read with a measurement other than time, in
+    /// thousandths of its unit.
+    static MEASURED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Picoseconds a second: the meter's unit, `ns` in thousandths ([`SCALE`]).
@@ -41,28 +46,50 @@ pub(crate) fn add(took: Duration) {
     TIMED.set(TIMED.get().saturating_add(ps.unwrap_or(u64::MAX)));
 }
 
+/// `value`, a custom measurement's figure (`to_f64`), added to the thread's total of it
+/// (a negative or NaN figure adds nothing).
+pub(crate) fn add_measured(value: f64) {
+    let thousandths = (value * SCALE as f64).round();
+    // (`as` saturates: NaN and negatives give 0, too large gives u64::MAX.)
+    MEASURED.set(MEASURED.get().saturating_add(thousandths as u64));
+}
+
 /// A meter of time alone, whose reading of a batch is the time the Benchers timed in it.
 /// `criterion_main!` gives it to the suite: the runner's own meters read the whole batch.
 #[derive(Debug, Default)]
 pub struct BencherClock {
     start: u64,
+    /// The name of the custom measurement's counter, where the benches bring one.
+    measured: Option<String>,
+    measured_start: u64,
 }
 
 impl BencherClock {
     /// A meter; the first one measures the tick frequency (about 20 ms).
     pub fn new() -> Self {
         tick_frequency();
-        BencherClock { start: 0 }
+        BencherClock::default()
+    }
+
+    /// A meter of time and of a custom measurement's figures, as counter `name`.
+    pub(crate) fn measuring(name: String) -> Self {
+        BencherClock {
+            measured: Some(name),
+            ..BencherClock::new()
+        }
     }
 }
 
 impl Meter for BencherClock {
     fn metrics(&self) -> Vec<Metric> {
-        vec![Metric::time()]
+        let measured = self.measured.iter();
+        let measured = measured.map(|name| Metric::new(name, Unit::Events, MetricKind::Counter));
+        std::iter::once(Metric::time()).chain(measured).collect()
     }
 
     fn start(&mut self) -> Result<(), BenchError> {
         self.start = TIMED.get();
+        self.measured_start = MEASURED.get();
         Ok(())
     }
 
@@ -78,15 +105,27 @@ impl Meter for BencherClock {
             value: TIMED.get().wrapping_sub(self.start),
             ..Measured::default()
         };
+        if let Some(out) = out.get_mut(1) {
+            *out = Measured {
+                value: MEASURED.get().wrapping_sub(self.measured_start),
+                ..Measured::default()
+            };
+        }
         Ok(())
     }
 
     fn clock(&self) -> String {
         let ghz = tick_frequency() as f64 / 1e9;
         format!(
-            "{:?} at {ghz:.3} GHz (resolution {:.3} ns), read by criterion's Bencher around its routine",
+            "{:?} at {ghz:.3} GHz (resolution {:.3} ns, steps of {} ticks), read by criterion's \
+             Bencher around its routine",
             tick_source(),
-            1.0 / ghz
+            tick_step() as f64 / ghz,
+            tick_step()
         )
+    }
+
+    fn clock_step(&self) -> u64 {
+        convert_ticks(tick_step(), tick_frequency(), PER_SECOND)
     }
 }

@@ -7,21 +7,22 @@
 //! against another build, or runs apart against a saved baseline) at `--threshold`. So the
 //! builders below are accepted, so that a bench compiles unchanged, and change nothing.
 
-use std::marker::PhantomData;
 use std::time::Duration;
 
 use crate::measurement::{Measurement, WallTime};
+use crate::profiler::Profiler;
 use crate::{Bencher, BenchmarkGroup, BenchmarkId};
 
-/// The harness a criterion target registers its benchmarks with.
+/// The harness a criterion target registers its benchmarks with, and the measurement its
+/// Benchers read ([`WallTime`] by default).
 pub struct Criterion<M: Measurement = WallTime> {
-    measurement: PhantomData<M>,
+    pub(crate) measurement: M,
 }
 
 impl Default for Criterion {
     fn default() -> Self {
         Criterion {
-            measurement: PhantomData,
+            measurement: WallTime,
         }
     }
 }
@@ -54,6 +55,28 @@ impl<M: Measurement> Criterion<M> {
 
     /// Accepted, ignored: the summary is the runner's.
     pub fn final_summary(&self) {}
+
+    /// The benchmarks registered after this read `measurement` around their routines,
+    /// beside the time (its figures are a counter of the suite: [`crate::measurement`]).
+    pub fn with_measurement<M2: Measurement>(self, measurement: M2) -> Criterion<M2> {
+        Criterion { measurement }
+    }
+
+    /// Accepted, ignored: Picollo's runner has no profiling mode, so the profiler is never
+    /// started ([`crate::profiler`]).
+    #[must_use]
+    pub fn with_profiler<P: Profiler + 'static>(self, profiler: P) -> Self {
+        drop(profiler);
+        self
+    }
+
+    /// Accepted, ignored: Picollo's runner has no profiling mode (`--profile-time` is
+    /// refused with the replacement, [`crate::args`]).
+    #[must_use]
+    pub fn profile_time(self, profile_time: Option<Duration>) -> Self {
+        let _ = profile_time;
+        self
+    }
 
     /// Register `f` as benchmark `id`.
     pub fn bench_function<F>(&mut self, id: &str, f: F) -> &mut Self

@@ -56,15 +56,15 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     }
 
     /// The group ends (nothing to do: the runner reports).
-    pub fn finish(self) {
-        let _ = self.criterion;
-    }
+    pub fn finish(self) {}
 
     /// Register benchmark `group/id`, and run `f` where the registry says it runs now.
     fn run(&mut self, id: impl IntoBenchmarkId, f: impl FnOnce(&mut Bencher<'_, M>)) -> &mut Self {
         let name = id.into_benchmark_id().under(&self.name);
-        if let Action::Run(iters) = registry::register(name, self.throughput) {
-            let mut bencher = Bencher::new(iters);
+        let measurement = &self.criterion.measurement;
+        let counter = crate::measurement::counter_name(measurement);
+        if let Action::Run(iters) = registry::register(name, self.throughput, counter) {
+            let mut bencher = Bencher::new(iters, measurement);
             f(&mut bencher);
             assert!(
                 bencher.timed(),

@@ -78,6 +78,14 @@ pub enum Throughput {
     BytesDecimal(u64),
     /// Elements (items, records, values) an iteration handles.
     Elements(u64),
+    /// Both the elements and the bytes an iteration handles. A Picollo benchmark carries
+    /// one rate: this declares the elements (`elem/s`); the bytes are not reported.
+    ElementsAndBytes {
+        /// The elements an iteration handles: the rate reported.
+        elements: u64,
+        /// The bytes an iteration handles: accepted, not reported.
+        bytes: u64,
+    },
 }
 
 impl Throughput {
@@ -87,7 +95,9 @@ impl Throughput {
             Throughput::Bytes(n) | Throughput::BytesDecimal(n) => {
                 picollo_bench::Throughput::Bytes(n)
             }
-            Throughput::Elements(n) => picollo_bench::Throughput::Elements(n),
+            Throughput::Elements(n) | Throughput::ElementsAndBytes { elements: n, .. } => {
+                picollo_bench::Throughput::Elements(n)
+            }
         }
     }
 }

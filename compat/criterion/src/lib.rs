@@ -13,7 +13,9 @@
 //!
 //! The [`Bencher`] times its routine itself, as criterion's does, so that a batch's setup
 //! and the code around a benchmark stay out of its time: the suite measures with
-//! [`BencherClock`], which reads what the Bencher timed.
+//! [`BencherClock`], which reads what the Bencher timed. `Bencher::to_async` times
+//! futures the same way ([`AsyncBencher`], on an [`AsyncExecutor`]), and a measurement of
+//! the bench's own ([`measurement::Measurement`]) is read beside the time, as a counter.
 //!
 //! ```no_run
 //! use criterion::{black_box, criterion_group, criterion_main, Criterion};
@@ -76,15 +78,20 @@ macro_rules! run_settings {
 }
 
 pub mod args;
+mod async_bencher;
+pub mod async_executor;
 mod bencher;
 mod clock;
 mod config;
 mod group;
 mod id;
 pub mod measurement;
+pub mod profiler;
 mod registry;
 mod run;
 
+pub use async_bencher::AsyncBencher;
+pub use async_executor::AsyncExecutor;
 pub use bencher::{BatchSize, Bencher};
 pub use clock::BencherClock;
 pub use config::{AxisScale, Criterion, PlotConfiguration, SamplingMode};

@@ -20,6 +20,8 @@ pub(crate) struct Entry {
     pub name: String,
     /// The work of one iteration, where the group declared it.
     pub throughput: Option<Throughput>,
+    /// The counter of its custom measurement's figures, where it has one.
+    pub counter: Option<String>,
     /// Its group's place among `criterion_main!`'s groups.
     pub group: usize,
     /// Its place among its group's registrations.
@@ -55,8 +57,13 @@ pub(crate) enum Action {
     Run(u64),
 }
 
-/// Benchmark `name` registered (`bench_function`): what to do with its closure.
-pub(crate) fn register(name: String, throughput: Option<Throughput>) -> Action {
+/// Benchmark `name` registered (`bench_function`), its figures beside time going to
+/// `counter`: what to do with its closure.
+pub(crate) fn register(
+    name: String,
+    throughput: Option<Throughput>,
+    counter: Option<String>,
+) -> Action {
     PASS.with_borrow_mut(|pass| match pass {
         Pass::Idle => panic!(
             "benchmark {name:?} registered outside criterion_main!: Picollo's runner calls the groups"
@@ -70,6 +77,7 @@ pub(crate) fn register(name: String, throughput: Option<Throughput>) -> Action {
             entries.push(Entry {
                 name,
                 throughput,
+                counter,
                 group,
                 index,
             });

@@ -35,7 +35,11 @@ fn refused(errors: &[String]) -> Exit {
 /// The suite of `entries`, each benchmark's work a replay of its group, timed by its
 /// Bencher; the message of a throughput of 0.
 fn suite(name: &str, groups: &'static [fn()], entries: &[Entry]) -> Result<Suite<'static>, String> {
-    let mut suite = Suite::new(name).with_meter(|| Box::new(BencherClock::new()));
+    let counter = counter(entries)?;
+    let mut suite = Suite::new(name).with_meter(move || match &counter {
+        Some(name) => Box::new(BencherClock::measuring(name.clone())),
+        None => Box::new(BencherClock::new()),
+    });
     for entry in entries {
         let replayed = entry.clone();
         suite.bench_batched(&entry.name, move |k| registry::replay(groups, &replayed, k));
@@ -45,4 +49,51 @@ fn suite(name: &str, groups: &'static [fn()], entries: &[Entry]) -> Result<Suite
         }
     }
     Ok(suite)
+}
+
+/// The counter the benchmarks' custom measurement writes, where one has one; the message
+/// where two measurements of different types are brought (the suite carries one counter).
+fn counter(entries: &[Entry]) -> Result<Option<String>, String> {
+    let mut counters = entries
+        .iter()
+        .filter_map(|e| Some((&e.name, e.counter.as_ref()?)));
+    let Some((_, first)) = counters.next() else {
+        return Ok(None);
+    };
+    match counters.find(|(_, c)| *c != first) {
+        Some((name, other)) => Err(format!(
+            "benchmark {name:?} reads {other}, an earlier one {first}: a criterion bench program here reads one custom measurement (its figures are one counter beside time); put the other in a bench target of its own"
+        )),
+        None => Ok(Some(first.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, counter: Option<&str>) -> Entry {
+        Entry {
+            name: name.into(),
+            throughput: None,
+            counter: counter.map(String::from),
+            group: 0,
+            index: 0,
+        }
+    }
+
+    #[test]
+    fn one_custom_measurement_is_the_counter_and_a_second_is_refused() {
+        let time = entry("a", None);
+        let calls = entry("b", Some("measurement:Calls"));
+        let bytes = entry("c", Some("measurement:Bytes"));
+        assert_eq!(counter(std::slice::from_ref(&time)), Ok(None));
+        let same = [time.clone(), calls.clone(), calls.clone()];
+        assert_eq!(counter(&same), Ok(Some("measurement:Calls".into())));
+        let e = counter(&[calls, time, bytes]).unwrap_err();
+        assert!(
+            e.contains("\"c\" reads measurement:Bytes, an earlier one measurement:Calls"),
+            "{e}"
+        );
+    }
 }

@@ -40,11 +40,13 @@ pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
     let raw = module.ident.unraw().to_string();
     let name = options.name.as_ref().map_or(quote!(#raw), |e| quote!(#e));
     let ignore = options.ignore(ignored);
+    let ignored_options = options.ignored_options();
     let register = pre_main(quote! {
         #krate::__private::register_group(#krate::__private::GroupEntry {
             module_path: ::core::concat!(::core::module_path!(), "::", #raw),
             name: #name,
             ignore: #ignore,
+            ignored_options: #ignored_options,
         });
     });
     quote!(#module #register).into()
@@ -88,11 +90,13 @@ fn expand_bench(options: &Options, func: &ItemFn, ignored: bool) -> syn::Result<
     let name = options.name.as_ref().map_or(quote!(#raw), |e| quote!(#e));
     let ignore = options.ignore(ignored);
     let instances = instances(options, func)?;
+    let ignored_options = options.ignored_options();
     let register = pre_main(quote! {
         #krate::__private::register_bench(#krate::__private::BenchEntry {
             module_path: ::core::module_path!(),
             name: #name,
             ignore: #ignore,
+            ignored_options: #ignored_options,
             instances: __picollo_divan_instances,
         });
     });

@@ -30,6 +30,8 @@ pub struct Options {
     pub counters: Vec<TokenStream>,
     pub ignore: Option<Expr>,
     pub krate: Option<Path>,
+    /// The options given that are accepted and ignored ([`IGNORED`]): the runtime says so.
+    pub ignored: Vec<String>,
 }
 
 impl Parse for Options {
@@ -59,6 +61,7 @@ impl Options {
             return Ok(());
         }
         if name == "skip_ext_time" && !valued {
+            self.ignored.push(name);
             return Ok(());
         }
         if !valued {
@@ -96,7 +99,7 @@ impl Options {
                 Expr::Array(a) => self.counters.extend(a.elems.iter().map(|e| quote!(#e))),
                 _ => self.counters.push(quote!(#value)),
             },
-            other if IGNORED.contains(&other) => {}
+            other if IGNORED.contains(&other) => self.ignored.push(other.into()),
             other => {
                 let why = format!(
                     "unknown option `{other}`: the options are name, args, consts, types, \
@@ -132,6 +135,12 @@ impl Options {
             Some(path) => quote!(#path),
             None => quote!(::divan),
         }
+    }
+
+    /// The names of the options given that are ignored, as a `&[&str]` expression.
+    pub fn ignored_options(&self) -> TokenStream {
+        let names = &self.ignored;
+        quote!(&[#(#names),*])
     }
 
     /// Whether the entry is ignored: the option, else `#[ignore]` on the item.

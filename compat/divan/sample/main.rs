@@ -7,7 +7,7 @@
 
 use std::io::Write;
 
-use divan::counter::{BytesCount, CharsCount, ItemsCount};
+use divan::counter::{BytesCount, CharsCount, CyclesCount, ItemsCount};
 use divan::{black_box, black_box_drop, Bencher};
 
 #[global_allocator]
@@ -29,10 +29,17 @@ fn ran(name: &str) {
     writeln!(file.expect("the trace file"), "{name}").expect("a line of the trace");
 }
 
-#[divan::bench(counters = [BytesCount::new(8u8)])]
+#[divan::bench(counters = [CyclesCount::new(100u32), BytesCount::new(8u8)])]
 fn plain() -> u64 {
     ran("plain");
     black_box(20u64) + 22
+}
+
+/// One allocation of 100 bytes an operation: what `AllocProfiler` counts.
+#[divan::bench]
+fn allocates() -> Vec<u8> {
+    ran("allocates");
+    Vec::with_capacity(black_box(100))
 }
 
 #[divan::bench]
@@ -82,7 +89,8 @@ fn both<T: Default + Copy, const N: usize>() -> [T; N] {
     sample_size = 2,
     min_time = 0.1,
     max_time = 1,
-    skip_ext_time = true
+    skip_ext_time = true,
+    threads = [1, 4]
 )]
 fn options_accepted() {
     ran("renamed");

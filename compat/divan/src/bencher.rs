@@ -120,6 +120,7 @@ impl<'a, 'b, I, G: FnMut() -> I> Bencher<'a, 'b, BencherConfig<G>> {
     /// The batch's inputs, made before its first operation, paused (outside its time).
     fn inputs(&mut self) -> Vec<I> {
         let _untimed = picollo_bench::paused();
+        let _uncounted = crate::alloc::uncounted();
         let ops = self.state.ops();
         (0..ops).map(|_| (self.config.make)()).collect()
     }
@@ -149,6 +150,7 @@ impl<'a, 'b, I, G: FnMut() -> I> Bencher<'a, 'b, BencherConfig<G>> {
             black_box(benched(input));
         }
         let _untimed = picollo_bench::paused();
+        let _uncounted = crate::alloc::uncounted();
         drop(inputs);
     }
 }

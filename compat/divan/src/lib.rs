@@ -142,9 +142,22 @@ fn run(args: &[String]) -> u8 {
 
 /// The suite `args` select (`--skip`, `--ignored`), and the arguments its runner reads.
 fn suite_of(args: &[String]) -> Result<(Suite<'static>, Vec<String>), String> {
-    let line = cli::translate(args)?;
+    // A worker of --against reads the variables as its parent did, and says nothing.
+    let worker = args.iter().any(|a| a == picollo_bench::suite::WORKER_FLAG);
+    let tell = |note: &str| {
+        if !worker {
+            std::eprintln!("{note}");
+        }
+    };
+    let args = cli::with_env(args, |name| std::env::var(name).ok(), tell)?;
+    let ignored: Vec<&str> = registry::ignored_options().into_iter().collect();
+    cli::ignored_options(&ignored).iter().for_each(|n| tell(n));
+    let line = cli::translate(&args)?;
     let name = suite_name();
     let mut suite = Suite::new(&name);
+    if alloc::installed() {
+        suite = suite.with_source(|| Box::new(alloc::AllocSource::default()));
+    }
     let parsed = picollo_bench::suite::Args::parse(&name, &line.args).ok();
     // Only a measured run's results carry a throughput: probe the benchmarks it measures.
     let measured = parsed.filter(|a| a.mode(Mode::Once) == Mode::Measure);

@@ -16,6 +16,8 @@ pub struct BenchEntry {
     /// Its name: the function's, or the `name` option's.
     pub name: &'static str,
     pub ignore: bool,
+    /// The options it was given that are accepted and ignored (`threads`, `min_time`, ...).
+    pub ignored_options: &'static [&'static str],
     /// Its benchmarks: one, or one per type, constant and argument.
     pub instances: fn() -> Vec<Instance>,
 }
@@ -27,6 +29,8 @@ pub struct GroupEntry {
     /// The name its benchmarks' paths give it.
     pub name: &'static str,
     pub ignore: bool,
+    /// The options it was given that are accepted and ignored.
+    pub ignored_options: &'static [&'static str],
 }
 
 /// One benchmark of an entry: the names its type, constant and argument add to the
@@ -50,6 +54,16 @@ pub fn register_bench(entry: BenchEntry) {
 /// Add a group (before `main`).
 pub fn register_group(entry: GroupEntry) {
     GROUPS.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+}
+
+/// The options the attributes were given that are accepted and ignored, each once, in
+/// order.
+pub(crate) fn ignored_options() -> std::collections::BTreeSet<&'static str> {
+    let benches = BENCHES.lock().unwrap_or_else(|e| e.into_inner());
+    let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    let of_benches = benches.iter().flat_map(|b| b.ignored_options.iter());
+    let of_groups = groups.iter().flat_map(|g| g.ignored_options.iter());
+    of_benches.chain(of_groups).copied().collect()
 }
 
 /// A benchmark as the suite registers it.
@@ -184,6 +198,7 @@ mod tests {
             module_path: "krate::outer::inner",
             name: "renamed",
             ignore: true,
+            ignored_options: &[],
         }];
         assert_eq!(
             path_of("krate::outer::inner", &groups),

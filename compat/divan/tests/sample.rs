@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The benchmarks the sample registers (its ignored ones aside), as divan names them.
-const NAMES: [&str; 18] = [
+const NAMES: [&str; 19] = [
+    "allocates",
     "args::1",
     "args::2",
     "args::3",
@@ -31,8 +32,17 @@ fn sample(args: &[&str]) -> Output {
 }
 
 fn sample_with(args: &[&str], trace: Option<&PathBuf>) -> Output {
+    sample_env(args, trace, &[])
+}
+
+/// The sample run with `args` and divan's variables `vars` alone (none of this process's).
+fn sample_env(args: &[&str], trace: Option<&PathBuf>, vars: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_picollo-divan-sample"));
     command.args(args).env_remove("PICOLLO_DIVAN_SAMPLE_TRACE");
+    for (name, _) in std::env::vars().filter(|(n, _)| n.starts_with("DIVAN_")) {
+        command.env_remove(name);
+    }
+    command.envs(vars.iter().copied());
     command.env_remove("PICOLLO_DIVAN_SAMPLE_PANIC");
     if let Some(t) = trace {
         command.env("PICOLLO_DIVAN_SAMPLE_TRACE", t);
@@ -151,6 +161,98 @@ fn a_measured_run_carries_each_counter_as_throughput() {
     assert!(line("counted:").contains("B/s at P50"), "{text}");
     assert!(line("strs::bc:").contains("elem/s at P50"), "{text}");
     assert!(line("plain:").contains("B/s at P50"), "{text}");
+}
+
+#[test]
+fn divans_variables_set_the_budget_and_the_counter_unless_a_flag_does() {
+    let args = [
+        "--bench",
+        "--warmup",
+        "0.01",
+        "--counters",
+        "none",
+        "--exact",
+        "plain",
+    ];
+    let vars = [("DIVAN_MAX_TIME", "0.05"), ("DIVAN_ITEMS_COUNT", "5")];
+    let out = sample_env(&args, None, &vars);
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("DIVAN_MAX_TIME=0.05 read as --max-time 0.05"),
+        "{err}"
+    );
+    // `plain` counts bytes itself; DIVAN_ITEMS_COUNT gives every benchmark 5 items.
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("plain:"));
+    assert!(line.unwrap_or("").ends_with(" elem/s at P50"), "{text}");
+    // The command line's flag wins over its variable.
+    let out = sample_env(
+        &[&args[..], &["--bytes-count", "4"]].concat(),
+        None,
+        &[vars[0], ("DIVAN_BYTES_COUNT", "5")],
+    );
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("plain:"));
+    assert!(line.unwrap_or("").ends_with("B/s at P50"), "{text}");
+    // A value divan would not read is a usage error that names its variable.
+    let out = sample_env(&["--list"], None, &[("DIVAN_MIN_TIME", "abc")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: DIVAN_MIN_TIME=\"abc\""), "{err}");
+}
+
+/// The P50 of each metric of benchmark `name` in the run's document under `dir`, in
+/// thousandths of its unit, by the metric's name.
+fn medians(dir: &str, name: &str) -> Vec<(String, f64)> {
+    let path = PathBuf::from(dir)
+        .join("picollo-divan-sample")
+        .join("results.json");
+    let text = std::fs::read_to_string(path).expect("the run's document");
+    let doc = picollo_bench::model::document::Document::read(&text).expect("a document");
+    let command = doc.commands.into_iter().find(|c| c.name == name);
+    let result = command
+        .and_then(|c| c.result)
+        .expect("a measured benchmark");
+    let each = result
+        .metrics
+        .iter()
+        .map(|m| (m.name.clone(), m.median().unwrap()));
+    each.collect()
+}
+
+#[test]
+fn the_alloc_profiler_counts_each_operations_allocations_beside_time() {
+    let dir = scratch("alloc");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let args = [
+        "--bench",
+        "--budget",
+        "0.05",
+        "--warmup",
+        "0.01",
+        "--counters",
+        "none",
+    ];
+    let names = ["--exact", "allocates", "items", "plain"];
+    let out = sample(&[&args[..], &["--out", dir], &names[..]].concat());
+    assert!(out.status.success(), "{out:?}");
+    // `allocates` makes one Vec of 100 bytes an operation (figures in thousandths, within
+    // the histogram's precision); `items` allocates only its inputs, which are not counted,
+    // and `plain` nothing.
+    let near = |v: f64, want: f64| (v - want).abs() <= want * 0.005;
+    let figures = medians(dir, "allocates");
+    let got = |m: &str| figures.iter().find(|(n, _)| n == m).map(|f| f.1);
+    assert!(near(got("alloc:count").unwrap(), 1_000.0), "{figures:?}");
+    assert!(near(got("alloc:bytes").unwrap(), 100_000.0), "{figures:?}");
+    for name in ["items", "plain"] {
+        let figures = medians(dir, name);
+        let counts = figures.iter().filter(|(n, _)| n.starts_with("alloc:"));
+        assert!(
+            counts.clone().count() == 2 && counts.clone().all(|f| f.1 == 0.0),
+            "{name}: {figures:?}"
+        );
+    }
 }
 
 #[test]

@@ -24,7 +24,8 @@ namespace Picollo
         public IList<string> Counters { get; set; }
 
         /// <summary>Operations per sample, 1 to 2^24 (1 times every call); 0 (the default): the
-        /// smallest batch whose read-pair cost is at most 1 % of it.</summary>
+        /// smallest batch whose read-pair cost is at most 1 % of it and that spans a thousand
+        /// steps of the clock.</summary>
         public ulong Batch { get; set; }
 
         /// <summary>The most samples (batches) to record, at least 1.</summary>

@@ -22,7 +22,7 @@ namespace Picollo.BenchmarkDotNet
         public string List;
 
         /// <summary>The benchmarks selected (all, without a selection).</summary>
-        public List<BenchmarkCase> Selected;
+        public List<Definition> Selected;
 
         readonly List<string> _globs = new List<string>(), _any = new List<string>(), _all = new List<string>();
         string _artifacts;
@@ -54,15 +54,22 @@ namespace Picollo.BenchmarkDotNet
             { "-d", "Picollo does not disassemble" },
         };
 
-        /// <summary><paramref name="args"/> read against <paramref name="cases"/>;
-        /// SuiteUsageException for a flag refused, or a flag without its value.</summary>
-        public static Arguments Read(string[] args, List<BenchmarkCase> cases)
+        /// <summary><paramref name="args"/> read against <paramref name="cases"/>, with
+        /// <paramref name="artifacts"/> (a config's artifacts path) the output folder where
+        /// the command line names none; SuiteUsageException for a flag refused, or a flag
+        /// without its value.</summary>
+        public static Arguments Read(string[] args, List<Definition> cases, string artifacts = null)
         {
             var a = new Arguments();
             for (int i = 0; i < args.Length; i++) i = a.Take(args, i);
+            if (a._artifacts == null && !a.Runner.Any(r => r == "--out" || r.StartsWith("--out=", StringComparison.Ordinal)))
+                a._artifacts = artifacts;
             a.Finish(cases);
             return a;
         }
+
+        /// <summary>Whether the runner is asked for its list (nothing runs).</summary>
+        public bool Listing { get { return Runner.Contains("--list"); } }
 
         /// <summary>Reads the flag at <paramref name="i"/> (and its values); returns the
         /// index of the last argument read.</summary>
@@ -121,7 +128,7 @@ namespace Picollo.BenchmarkDotNet
             return i;
         }
 
-        void Finish(List<BenchmarkCase> cases)
+        void Finish(List<Definition> cases)
         {
             Exporters();
             if (_artifacts != null) { Runner.Add("--out"); Runner.Add(_artifacts); }
@@ -155,7 +162,7 @@ namespace Picollo.BenchmarkDotNet
         }
 
         /// <summary>BenchmarkDotNet's glob: * any text, ? one character, the whole name, any case.</summary>
-        static Regex Glob(string pattern)
+        internal static Regex Glob(string pattern)
         {
             string re = "^" + Regex.Escape(pattern).Replace("\\*", ".*").Replace("\\?", ".") + "$";
             return new Regex(re, RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);

@@ -4,6 +4,7 @@
 // that change what runs; Ignored.cs holds those accepted and ignored.
 
 using System;
+using Picollo.BenchmarkDotNet.Configs;
 
 namespace Picollo.BenchmarkDotNet.Attributes
 {
@@ -27,7 +28,8 @@ namespace Picollo.BenchmarkDotNet.Attributes
         public string Description { get; set; }
 
         /// <summary>The operations one call does: each result then carries the rate of
-        /// <c>n</c> elements a call (its time stays the call's).</summary>
+        /// <c>n</c> elements a call, operations a second (its time stays the call's: the time
+        /// of one operation is the rate's inverse).</summary>
         public int OperationsPerInvoke { get; set; }
     }
 
@@ -37,6 +39,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Field | AttributeTargets.Property, AllowMultiple = false, Inherited = true)]
     public sealed class ParamsAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The member's values, each of its type.</summary>
         public ParamsAttribute(params object[] values) { Values = values ?? new object[] { null }; }
 
@@ -50,6 +55,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Field | AttributeTargets.Property, AllowMultiple = false, Inherited = true)]
     public sealed class ParamsSourceAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The values of the member <paramref name="name"/> gives.</summary>
         public ParamsSourceAttribute(string name) { Name = name; }
 
@@ -69,6 +77,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Field | AttributeTargets.Property, AllowMultiple = false, Inherited = true)]
     public sealed class ParamsAllValuesAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
     }
 
     /// <summary>One benchmark of its method for these arguments, one value a parameter.
@@ -76,6 +87,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = true)]
     public sealed class ArgumentsAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The method's arguments, in its parameters' order.</summary>
         public ArgumentsAttribute(params object[] values) { Values = values ?? new object[] { null }; }
 
@@ -89,6 +103,9 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = false, Inherited = true)]
     public sealed class ArgumentsSourceAttribute : Attribute
     {
+        /// <summary>Accepted and ignored: the order of BenchmarkDotNet's columns.</summary>
+        public int Priority { get; set; }
+
         /// <summary>The arguments the member <paramref name="name"/> gives.</summary>
         public ArgumentsSourceAttribute(string name) { Name = name; }
 
@@ -144,6 +161,43 @@ namespace Picollo.BenchmarkDotNet.Attributes
     [AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = true)]
     public sealed class IterationCleanupAttribute : TargetedAttribute
     {
+    }
+
+    /// <summary>The type arguments of a generic benchmark class: each attribute makes one
+    /// closed class, whose benchmarks are named with them (<c>Sorts&lt;Int32&gt;.Sort</c>).</summary>
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = true, Inherited = false)]
+    public sealed class GenericTypeArgumentsAttribute : Attribute
+    {
+        /// <summary>The class's type arguments, in its type parameters' order.</summary>
+        public GenericTypeArgumentsAttribute(params Type[] genericTypeArguments) { GenericTypeArguments = genericTypeArguments ?? new Type[0]; }
+
+        /// <summary>The type arguments.</summary>
+        public Type[] GenericTypeArguments { get; private set; }
+    }
+
+    /// <summary>The config of a class (or assembly): an instance of
+    /// <paramref name="configType"/>, a class with a parameterless constructor implementing
+    /// IConfig (usually deriving from ManualConfig), made when the run starts. Its filters
+    /// select; what Picollo ignores of it is named in a note.</summary>
+    [AttributeUsage(AttributeTargets.Class | AttributeTargets.Assembly, AllowMultiple = true, Inherited = true)]
+    public sealed class ConfigAttribute : Attribute, IConfigSource
+    {
+        readonly Type _type;
+
+        /// <summary>The config an instance of <paramref name="configType"/> is.</summary>
+        public ConfigAttribute(Type configType) { _type = configType; }
+
+        /// <summary>A new instance of the config's class; InvalidOperationException where it
+        /// is not an IConfig.</summary>
+        public IConfig Config
+        {
+            get
+            {
+                if (_type == null || !typeof(IConfig).IsAssignableFrom(_type) || _type.IsAbstract)
+                    throw new InvalidOperationException((_type == null ? "null" : _type.Name) + " is not a class implementing IConfig (derive it from ManualConfig)");
+                return (IConfig)Activator.CreateInstance(_type, true);
+            }
+        }
     }
 
     /// <summary>The categories of a benchmark (or of every benchmark of a class), which

@@ -18,7 +18,7 @@ namespace Picollo.BenchmarkDotNet
 
         /// <summary>Prints the list of <paramref name="cases"/> in
         /// <paramref name="mode"/>; returns 0.</summary>
-        public static int Print(string mode, List<BenchmarkCase> cases)
+        public static int Print(string mode, List<Definition> cases)
         {
             var names = cases.Select(c => c.FilterName).Distinct().ToList();
             if (mode == "flat") names.ForEach(Console.WriteLine);

@@ -1,5 +1,6 @@
 // The benchmarks of BenchmarkDotNet classes as BenchmarkDotNet counts them: one a [Benchmark]
-// method, combination of [Params] values and row of [Arguments]. A definition the runner
+// method, combination of [Params] values and row of [Arguments], of each class (a generic
+// class: of each closed class its [GenericTypeArguments] make). A definition the runner
 // cannot run (a value of the wrong type, a row of the wrong length, a source that is not
 // there) is a SuiteUsageException naming it: exit status 2 before anything runs.
 
@@ -17,7 +18,7 @@ namespace Picollo.BenchmarkDotNet
 {
     /// <summary>One benchmark: a method, the values of the class's parameters, the
     /// method's arguments, and its names.</summary>
-    internal sealed class BenchmarkCase
+    internal sealed class Definition
     {
         public Type Type;
         public MethodInfo Method;
@@ -39,22 +40,41 @@ namespace Picollo.BenchmarkDotNet
 
         /// <summary>The benchmarks of <paramref name="types"/>, in their order, each class's
         /// by its parameters' combinations, then its methods in declaration order.</summary>
-        public static List<BenchmarkCase> Of(IEnumerable<Type> types)
+        public static List<Definition> Of(IEnumerable<Type> types)
         {
-            var found = new List<BenchmarkCase>();
-            foreach (Type t in types) found.AddRange(OfType(t));
+            var found = new List<Definition>();
+            foreach (Type t in types.SelectMany(Closed).ToList()) found.AddRange(OfType(t));
             return found;
         }
 
-        static List<BenchmarkCase> OfType(Type type)
+        /// <summary><paramref name="type"/>, or for a generic class, a closed class a
+        /// [GenericTypeArguments], in the order reflection gives them.</summary>
+        static List<Type> Closed(Type type)
+        {
+            if (!type.IsGenericTypeDefinition) return new List<Type> { type };
+            var given = type.GetCustomAttributes(typeof(GenericTypeArgumentsAttribute), false).Cast<GenericTypeArgumentsAttribute>().ToList();
+            if (given.Count == 0)
+                throw new SuiteUsageException(Names.BareName(type) + ": a generic class without [GenericTypeArguments(typeof(...))]; give it one a closed class");
+            return given.Select(g =>
+            {
+                try { return type.MakeGenericType(g.GenericTypeArguments); }
+                catch (ArgumentException e)
+                {
+                    string named = string.Join(", ", g.GenericTypeArguments.Select(a => a == null ? "null" : "typeof(" + a.Name + ")"));
+                    throw new SuiteUsageException("[GenericTypeArguments(" + named + ")] " + Names.BareName(type) + ": " + e.Message.Split('\n')[0]);
+                }
+            }).ToList();
+        }
+
+        static List<Definition> OfType(Type type)
         {
             if (type.ContainsGenericParameters)
-                throw new SuiteUsageException(type.Name + ": a generic class; derive a class per type argument");
+                throw new SuiteUsageException(Names.BareName(type) + ": a generic class with open type parameters; give it [GenericTypeArguments(typeof(...))]");
             var methods = type.GetMethods(All).Where(m => m.IsDefined(typeof(BenchmarkAttribute), true))
                 .OrderBy(m => m.MetadataToken).ToList();
             methods.ForEach(m => Invoker.CheckShape(type, m));
             var rows = methods.ToDictionary(m => m, ArgumentRows);
-            var found = new List<BenchmarkCase>();
+            var found = new List<Definition>();
             foreach (var set in ParamSets(type))
                 foreach (MethodInfo m in methods)
                     foreach (object[] row in rows[m])
@@ -62,10 +82,10 @@ namespace Picollo.BenchmarkDotNet
             return found;
         }
 
-        static BenchmarkCase Case(Type type, MethodInfo m, KeyValuePair<MemberInfo, object>[] set, object[] row)
+        static Definition Case(Type type, MethodInfo m, KeyValuePair<MemberInfo, object>[] set, object[] row)
         {
             var b = (BenchmarkAttribute)m.GetCustomAttributes(typeof(BenchmarkAttribute), true)[0];
-            var c = new BenchmarkCase { Type = type, Method = m, Params = set, Arguments = row };
+            var c = new Definition { Type = type, Method = m, Params = set, Arguments = row };
             c.OperationsPerInvoke = b.OperationsPerInvoke;
             c.Categories = Categories(m);
             c.FilterName = Names.FilterName(type, m);

@@ -1,12 +1,15 @@
-// BenchmarkDotNet's job, diagnoser, column and exporter attributes, accepted so that a class
-// compiles unchanged, and ignored: Picollo's runner decides how long a benchmark runs
-// (--budget, --warmup, --rounds), measures in this process's runtime, reads time and the CPU's
-// counters (--counters), and writes its own outputs (--out, --export, --summary).
+// BenchmarkDotNet's job, diagnoser, column, exporter, logger, order and option attributes,
+// accepted so that a class compiles unchanged, and ignored, each named in the run's note
+// (Notes.cs): Picollo's runner decides how long a benchmark runs (--budget, --warmup,
+// --rounds), measures in this process's runtime, reads time and the CPU's counters
+// (--counters), and writes its own outputs (--out, --export, --summary).
 
 using System;
 using Picollo.BenchmarkDotNet.Configs;
+using Picollo.BenchmarkDotNet.Diagnosers;
 using Picollo.BenchmarkDotNet.Engines;
 using Picollo.BenchmarkDotNet.Jobs;
+using Picollo.BenchmarkDotNet.Order;
 
 namespace Picollo.BenchmarkDotNet.Attributes
 {
@@ -79,13 +82,6 @@ namespace Picollo.BenchmarkDotNet.Attributes
         public InProcessAttribute(bool dontLogOutput = false) { }
     }
 
-    /// <summary>Ignored: a BenchmarkDotNet config sets jobs, columns and exporters, which
-    /// Picollo's runner decides by its flags.</summary>
-    public sealed class ConfigAttribute : AcceptedAndIgnoredAttribute
-    {
-        public ConfigAttribute(Type configType) { }
-    }
-
     /// <summary>Ignored (see <see cref="SimpleJobAttribute"/>).</summary>
     public sealed class WarmupCountAttribute : AcceptedAndIgnoredAttribute
     {
@@ -142,6 +138,60 @@ namespace Picollo.BenchmarkDotNet.Attributes
     public sealed class CategoriesColumnAttribute : AcceptedAndIgnoredAttribute { }
 
     /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class MeanColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class StdDevColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class StdErrorColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class Q1ColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class Q3ColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class MValueColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class KurtosisColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class SkewnessColumnAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
+    public sealed class OperationsPerSecondAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo's report lists the benchmarks in the order they ran.</summary>
+    public sealed class OrdererAttribute : AcceptedAndIgnoredAttribute
+    {
+        public OrdererAttribute(SummaryOrderPolicy summaryOrderPolicy = SummaryOrderPolicy.Default, MethodOrderPolicy methodOrderPolicy = MethodOrderPolicy.Declared, JobOrderPolicy jobOrderPolicy = JobOrderPolicy.Default) { }
+    }
+
+    /// <summary>Ignored: the runner's flags say how it runs (docs/suites.md).</summary>
+    public sealed class KeepBenchmarkFilesAttribute : AcceptedAndIgnoredAttribute
+    {
+        public KeepBenchmarkFilesAttribute(bool value = true) { }
+    }
+
+    /// <summary>Ignored: the runner's flags say how it runs (docs/suites.md).</summary>
+    public sealed class StopOnFirstErrorAttribute : AcceptedAndIgnoredAttribute
+    {
+        public StopOnFirstErrorAttribute(bool value = true) { }
+    }
+
+    /// <summary>Ignored: Picollo prints to the standard output and error.</summary>
+    public sealed class UnicodeConsoleLoggerAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored: Picollo reads the CPU's counters it is asked for with --counters.</summary>
+    public sealed class HardwareCountersAttribute : AcceptedAndIgnoredAttribute
+    {
+        public HardwareCountersAttribute(params HardwareCounter[] counters) { }
+    }
+
+    /// <summary>Ignored: Picollo's report has its own columns.</summary>
     public sealed class HideColumnsAttribute : AcceptedAndIgnoredAttribute
     {
         public HideColumnsAttribute(params string[] names) { }
@@ -171,10 +221,46 @@ namespace Picollo.BenchmarkDotNet.Attributes
     }
 
     /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
-    public sealed class JsonExporterAttribute : AcceptedAndIgnoredAttribute
+    public class JsonExporterAttribute : AcceptedAndIgnoredAttribute
     {
         public JsonExporterAttribute(string fileNameSuffix = "", bool indentJson = false, bool excludeMeasurements = false) { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class Brief : AcceptedAndIgnoredAttribute { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class Full : AcceptedAndIgnoredAttribute { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class BriefCompressed : AcceptedAndIgnoredAttribute { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class FullCompressed : AcceptedAndIgnoredAttribute { }
     }
+
+    /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+    public class XmlExporterAttribute : AcceptedAndIgnoredAttribute
+    {
+        public XmlExporterAttribute(string fileNameSuffix = "", bool indentXml = false, bool excludeMeasurements = false) { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class Brief : AcceptedAndIgnoredAttribute { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class Full : AcceptedAndIgnoredAttribute { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class BriefCompressed : AcceptedAndIgnoredAttribute { }
+
+        /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+        public sealed class FullCompressed : AcceptedAndIgnoredAttribute { }
+    }
+
+    /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+    public sealed class AsciiDocExporterAttribute : AcceptedAndIgnoredAttribute { }
+
+    /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
+    public sealed class PlainExporterAttribute : AcceptedAndIgnoredAttribute { }
 
     /// <summary>Ignored (see <see cref="MarkdownExporterAttribute"/>).</summary>
     public sealed class CsvExporterAttribute : AcceptedAndIgnoredAttribute { }
@@ -210,4 +296,26 @@ namespace Picollo.BenchmarkDotNet.Configs
 {
     /// <summary>How BenchmarkDotNet groups a summary's rows; ignored.</summary>
     public enum BenchmarkLogicalGroupRule { ByMethod, ByJob, ByParams, ByCategory }
+}
+
+namespace Picollo.BenchmarkDotNet.Order
+{
+    /// <summary>How BenchmarkDotNet orders a summary's rows; ignored.</summary>
+    public enum SummaryOrderPolicy { Default, FastestToSlowest, SlowestToFastest, Method, Declared }
+
+    /// <summary>How BenchmarkDotNet orders the methods; ignored.</summary>
+    public enum MethodOrderPolicy { Alphabetical, Declared }
+
+    /// <summary>How BenchmarkDotNet orders the jobs; ignored.</summary>
+    public enum JobOrderPolicy { Default, Ordinal, Numeric }
+}
+
+namespace Picollo.BenchmarkDotNet.Diagnosers
+{
+    /// <summary>A counter [HardwareCounters] names; ignored (--counters names Picollo's).</summary>
+    public enum HardwareCounter
+    {
+        NotSet, Timer, TotalIssues, BranchInstructions, CacheMisses, BranchMispredictions, TotalCycles, UnhaltedCoreCycles,
+        InstructionRetired, UnhaltedReferenceCycles, LlcReference, LlcMisses, BranchInstructionRetired, BranchMispredictsRetired,
+    }
 }

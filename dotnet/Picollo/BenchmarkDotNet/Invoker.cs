@@ -19,7 +19,7 @@ namespace Picollo.BenchmarkDotNet
 {
     internal sealed class Invoker
     {
-        BenchmarkCase _active;
+        Definition _active;
         object _instance;
         Action _op;
         MethodInfo[] _before, _after;
@@ -50,7 +50,7 @@ namespace Picollo.BenchmarkDotNet
         }
 
         /// <summary>The library's work for <paramref name="c"/>: k calls, its result kept.</summary>
-        public Action<ulong> WorkOf(BenchmarkCase c)
+        public Action<ulong> WorkOf(Definition c)
         {
             return k =>
             {
@@ -78,7 +78,7 @@ namespace Picollo.BenchmarkDotNet
         /// <see cref="CleanupFailure"/>.</summary>
         public void Finish()
         {
-            BenchmarkCase last = _active;
+            Definition last = _active;
             _active = null;
             if (last == null) return;
             try { Call(_instance, Hooks(last, typeof(GlobalCleanupAttribute))); }
@@ -90,7 +90,7 @@ namespace Picollo.BenchmarkDotNet
             }
         }
 
-        void Switch(BenchmarkCase c)
+        void Switch(Definition c)
         {
             Finish();
             _instance = Made(c.Type);
@@ -109,7 +109,7 @@ namespace Picollo.BenchmarkDotNet
 
         /// <summary>The methods of <paramref name="c"/>'s class marked <paramref name="kind"/>
         /// for its method: those naming it as a target, else those naming none.</summary>
-        static MethodInfo[] Hooks(BenchmarkCase c, Type kind)
+        static MethodInfo[] Hooks(Definition c, Type kind)
         {
             var marked = c.Type.GetMethods(Cases.All)
                 .Select(m => new { m, a = m.GetCustomAttributes(kind, true).Cast<TargetedAttribute>().ToList() })
@@ -133,7 +133,7 @@ namespace Picollo.BenchmarkDotNet
 
         /// <summary>One call of <paramref name="c"/>'s method with its arguments, a task's
         /// result awaited, the result stored where the JIT must write it.</summary>
-        static Action Bind(BenchmarkCase c, object instance)
+        static Action Bind(Definition c, object instance)
         {
             ParameterInfo[] ps = c.Method.GetParameters();
             var arguments = ps.Select((p, i) => (Expression)Expression.Constant(c.Arguments[i], p.ParameterType));

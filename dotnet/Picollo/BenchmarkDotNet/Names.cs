@@ -1,7 +1,8 @@
 // Benchmarks named as BenchmarkDotNet names them: `Namespace.Type.Method` to filter and list
 // (nested classes joined by '.'), and `Namespace.Outer+Type.Method(arg: 1, N: 10)` in full
 // (nested classes joined by '+'; the method's arguments first, then the class's parameters),
-// each value written as BenchmarkDotNet writes it ("text", 'c', null, [1, 2, 3], typeof(int)).
+// each value written as BenchmarkDotNet writes it ("text", 'c', null, [1, 2, 3], typeof(int));
+// a generic class's type arguments by their names (`Namespace.Sorts<Int32>.Sort`).
 
 using System;
 using System.Collections;
@@ -18,17 +19,33 @@ namespace Picollo.BenchmarkDotNet
         /// <summary><c>Namespace.Outer.Type.Method</c>.</summary>
         public static string FilterName(Type type, MethodInfo m)
         {
-            return Prefix(type) + Nesting(type, ".") + type.Name + "." + m.Name;
+            return Prefix(type) + Nesting(type, ".") + TypeName(type) + "." + m.Name;
         }
 
         /// <summary><c>Namespace.Outer+Type.Method(arg: 1, N: 10)</c>.</summary>
-        public static string FullName(BenchmarkCase c)
+        public static string FullName(Definition c)
         {
-            var name = new StringBuilder(Prefix(c.Type) + Nesting(c.Type, "+") + c.Type.Name + "." + c.Method.Name);
+            var name = new StringBuilder(Prefix(c.Type) + Nesting(c.Type, "+") + TypeName(c.Type) + "." + c.Method.Name);
             var parts = c.Method.GetParameters().Select((p, i) => p.Name + ": " + Text(c.Arguments[i]))
                 .Concat(c.Params.Select(p => p.Key.Name + ": " + Text(p.Value))).ToList();
             if (parts.Count > 0) name.Append('(').Append(string.Join(", ", parts)).Append(')');
             return name.ToString();
+        }
+
+        /// <summary>A class's name: a generic one's with its type arguments, as
+        /// BenchmarkDotNet writes them (<c>Sorts&lt;Int32&gt;</c>, <c>Maps&lt;String, List&lt;Int32&gt;&gt;</c>).</summary>
+        public static string TypeName(Type type)
+        {
+            if (!type.IsGenericType) return type.Name;
+            string bare = type.Name.Substring(0, type.Name.IndexOf('`'));
+            return bare + "<" + string.Join(", ", type.GetGenericArguments().Select(TypeName)) + ">";
+        }
+
+        /// <summary>A class's name without its type arguments (a suite's, a folder's name).</summary>
+        public static string BareName(Type type)
+        {
+            int tick = type.Name.IndexOf('`');
+            return tick < 0 ? type.Name : type.Name.Substring(0, tick);
         }
 
         static string Prefix(Type type)

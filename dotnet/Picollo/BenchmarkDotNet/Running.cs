@@ -1,7 +1,8 @@
 // BenchmarkDotNet's entry points under Picollo's runner: `BenchmarkRunner.Run<T>()` and
 // `BenchmarkSwitcher.FromAssembly(...).Run(args)` run the classes' benchmarks as one suite
 // of the library's runner and return a Summary whose ExitCode is the runner's exit status,
-// which they also set as Environment.ExitCode (so a `void Main` exits with it).
+// which they also set as Environment.ExitCode (so a `void Main` exits with it). The config
+// given to them is joined with each class's (Setup.cs).
 
 using System;
 using System.Collections.Generic;
@@ -20,8 +21,8 @@ namespace Picollo.BenchmarkDotNet.Running
     public static class BenchmarkRunner
     {
         /// <summary>The benchmarks of <typeparamref name="T"/>, run as
-        /// <paramref name="args"/> say (this process's arguments where null);
-        /// <paramref name="config"/> is accepted and ignored (the runner's flags decide).</summary>
+        /// <paramref name="args"/> say (this process's arguments where null), those
+        /// <paramref name="config"/>'s filters keep (with the class's own config).</summary>
         public static Summary Run<T>(IConfig config = null, string[] args = null)
         {
             return Run(typeof(T), config, args);
@@ -31,7 +32,7 @@ namespace Picollo.BenchmarkDotNet.Running
         public static Summary Run(Type type, IConfig config = null, string[] args = null)
         {
             if (type == null) throw new ArgumentNullException("type");
-            return Suite.Run(new[] { type }, type.Name, args);
+            return Suite.Run(new[] { type }, Names.BareName(type), args, config);
         }
 
         /// <summary>The benchmarks of <paramref name="types"/>, run as one suite (one
@@ -39,7 +40,7 @@ namespace Picollo.BenchmarkDotNet.Running
         public static Summary[] Run(Type[] types, IConfig config = null, string[] args = null)
         {
             if (types == null) throw new ArgumentNullException("types");
-            return new[] { Suite.Run(types, Suite.EntryName(), args) };
+            return new[] { Suite.Run(types, Suite.EntryName(), args, config) };
         }
     }
 
@@ -70,10 +71,10 @@ namespace Picollo.BenchmarkDotNet.Running
         }
 
         /// <summary>The benchmarks selected by <paramref name="args"/> (this process's
-        /// arguments where null); <paramref name="config"/> is ignored.</summary>
+        /// arguments where null) of those <paramref name="config"/>'s filters keep.</summary>
         public IEnumerable<Summary> Run(string[] args = null, IConfig config = null)
         {
-            return new[] { Suite.Run(_types, Suite.EntryName(), args) };
+            return new[] { Suite.Run(_types, Suite.EntryName(), args, config) };
         }
 
         /// <summary>Every benchmark (with <paramref name="args"/>' other flags).</summary>
@@ -85,12 +86,13 @@ namespace Picollo.BenchmarkDotNet.Running
         /// <summary>Every benchmark, as one summary.</summary>
         public Summary RunAllJoined(IConfig config = null, string[] args = null)
         {
-            return Suite.Run(_types, Suite.EntryName(), args);
+            return Suite.Run(_types, Suite.EntryName(), args, config);
         }
 
         static bool IsBenchmarkClass(Type t)
         {
-            return t.IsClass && !t.IsAbstract && !t.ContainsGenericParameters
+            bool closable = !t.ContainsGenericParameters || (t.IsGenericTypeDefinition && t.IsDefined(typeof(GenericTypeArgumentsAttribute), false));
+            return t.IsClass && !t.IsAbstract && closable
                 && t.GetMethods(Cases.All).Any(m => m.IsDefined(typeof(BenchmarkAttribute), true));
         }
     }
@@ -104,21 +106,21 @@ namespace Picollo.BenchmarkDotNet.Running
             return entry != null ? entry.GetName().Name : "suite";
         }
 
-        public static Summary Run(Type[] types, string name, string[] args)
+        public static Summary Run(Type[] types, string name, string[] args, IConfig config)
         {
-            int status = Status(types, name, args ?? Environment.GetCommandLineArgs().Skip(1).ToArray());
+            int status = Status(types, name, args ?? Environment.GetCommandLineArgs().Skip(1).ToArray(), config);
             Environment.ExitCode = status;
             return new Summary(name, status);
         }
 
-        static int Status(Type[] types, string name, string[] args)
+        static int Status(Type[] types, string name, string[] args, IConfig config)
         {
-            List<BenchmarkCase> cases;
+            Setup setup;
             Arguments parsed;
             try
             {
-                cases = Cases.Of(types);
-                parsed = Arguments.Read(args, cases);
+                setup = Setup.Of(Cases.Of(types), config);
+                parsed = Arguments.Read(args, setup.Cases, setup.ArtifactsPath);
             }
             catch (SuiteUsageException e)
             {
@@ -131,8 +133,9 @@ namespace Picollo.BenchmarkDotNet.Running
                 return NoMatchStatus;
             }
             if (parsed.List != null) return CaseList.Print(parsed.List, parsed.Selected);
+            if (!parsed.Listing && !args.Contains("--picollo-worker")) setup.Notes.Lines().ForEach(Console.Error.WriteLine);
             var invoker = new Invoker();
-            var found = cases.Select(c => new Discovered
+            var found = setup.Cases.Select(c => new Discovered
             {
                 Name = c.FullName,
                 Work = invoker.WorkOf(c),
@@ -179,23 +182,5 @@ namespace Picollo.BenchmarkDotNet.Reports
         /// <summary>Whether the suite could not run as written or its flags were refused
         /// (exit status 2).</summary>
         public bool HasCriticalValidationErrors { get { return ExitCode == SuiteRunner.UsageStatus; } }
-    }
-}
-
-namespace Picollo.BenchmarkDotNet.Configs
-{
-    /// <summary>A BenchmarkDotNet config: accepted by the entry points and ignored (the
-    /// runner's flags decide how benchmarks run and what is written).</summary>
-    public interface IConfig
-    {
-    }
-
-    /// <summary>The default config (see <see cref="IConfig"/>).</summary>
-    public sealed class DefaultConfig : IConfig
-    {
-        /// <summary>The one instance.</summary>
-        public static readonly IConfig Instance = new DefaultConfig();
-
-        DefaultConfig() { }
     }
 }

@@ -138,6 +138,58 @@ fn measure_tsc_frequency() -> u64 {
     u64::try_from(dt as u128 * 1_000_000_000 / dn as u128).unwrap_or(u64::MAX)
 }
 
+/// Consecutive reads [`tick_step`] takes.
+const STEP_READS: usize = 20_000;
+
+/// The clock's step: the least amount by which [`ticks`] moves, in ticks. A tick clock may
+/// count in steps of many ticks (some hosts update the time-stamp counter tens of ticks at
+/// a time, a few nanoseconds apart; a coarse `CLOCK_MONOTONIC` counts in microseconds), and
+/// a time is then known only to within that step, whatever the frequency says. Measured once
+/// (the first call takes about a millisecond) from consecutive reads a varying distance
+/// apart ([`step_of`]); 1 for a clock that moves by every tick.
+pub fn tick_step() -> u64 {
+    static STEP: OnceLock<u64> = OnceLock::new();
+    *STEP.get_or_init(|| {
+        let mut deltas = Vec::with_capacity(STEP_READS);
+        let mut previous = ticks();
+        for i in 0..STEP_READS {
+            // A varying wait between reads, so that a read that always costs the same number
+            // of ticks is not taken for a step.
+            for j in 0..i % 13 {
+                std::hint::black_box(j);
+            }
+            let now = ticks();
+            deltas.push(now.wrapping_sub(previous));
+            previous = now;
+        }
+        step_of(&deltas)
+    })
+}
+
+/// The step of a clock from the differences of its consecutive reads, taken a varying
+/// distance apart: the largest `s` such that nearly all differences above 0 (98 % of them)
+/// lie within a tick of a multiple of `s`, tried for each difference that makes up 1 % of
+/// them or more and its neighbours, from 4 (below, every difference is within a tick of a
+/// multiple); 1 where none is. A clock that moves by every tick gives
+/// differences spread over every value, of which no large `s` holds most; one that moves in
+/// steps gives multiples of its step, give or take the tick by which a step may fall short
+/// where its length is not a whole number of ticks.
+pub fn step_of(deltas: &[u64]) -> u64 {
+    let moved: Vec<u64> = deltas.iter().copied().filter(|&d| d > 0).collect();
+    let mut sorted = moved.clone();
+    sorted.sort_unstable();
+    let common = sorted
+        .chunk_by(|x, y| x == y)
+        .filter(|run| run.len() * 100 >= moved.len())
+        .map(|run| run[0]);
+    let candidates = common.flat_map(|d| [d - 1, d, d + 1]);
+    let holds = |s: u64| {
+        let near = moved.iter().filter(|&&d| (d % s).min(s - d % s) <= 1);
+        s >= 4 && near.count() * 100 >= moved.len() * 98
+    };
+    candidates.filter(|&s| holds(s)).max().unwrap_or(1)
+}
+
 /// `ticks × per_second / frequency`, exact (rounded down) and saturating, for any `ticks`:
 /// whole seconds and the remainder are converted separately, so nothing overflows before
 /// the result itself would (10^6 s at 5 GHz is fine).
@@ -175,6 +227,47 @@ pub fn ticks_to_millis(ticks: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_of_coarse_steps_is_told_from_one_of_fine_ones() {
+        // A counter moving about 25.96 ticks at a time (steps of 26, now and then 25, and a
+        // correction of 1), read at varying distances: the reads of a host seen here.
+        let mut coarse: Vec<u64> = (0..900).map(|i| 26 * (1 + i % 2)).collect();
+        coarse.extend(
+            [1; 45]
+                .iter()
+                .chain(&[25; 40])
+                .chain(&[51; 5])
+                .chain(&[0; 9]),
+        );
+        assert_eq!(step_of(&coarse), 26);
+        // A few differences that are no multiple (an interrupt between two reads) change
+        // nothing; many do.
+        coarse.extend([700, 1234, 9999]);
+        assert_eq!(step_of(&coarse), 26);
+        coarse.extend([37; 60]);
+        assert_eq!(step_of(&coarse), 1);
+        // Reads that cost 20 to 34 ticks of a clock that moves by every tick.
+        let fine: Vec<u64> = (0..1000).map(|i| 20 + i % 15).collect();
+        assert_eq!(step_of(&fine), 1);
+        // A clock that did not move between reads, and no reads at all.
+        assert_eq!(step_of(&[0; 50]), 1);
+        assert_eq!(step_of(&[]), 1);
+        // Steps of 1 µs (a coarse CLOCK_MONOTONIC in nanoseconds), with reads inside a step.
+        let micro: Vec<u64> = (0..1000).map(|i| 1000 * (i % 4)).collect();
+        assert_eq!(step_of(&micro), 1000);
+    }
+
+    #[test]
+    fn this_clock_has_a_step() {
+        let step = tick_step();
+        // Whatever the host, a step is at least a tick and far below a millisecond.
+        assert!(step >= 1 && convert_ticks(step, tick_frequency(), 1_000_000_000) < 1_000_000);
+        println!(
+            "tick step: {step} ticks ({} ps)",
+            convert_ticks(step, tick_frequency(), 1_000_000_000_000)
+        );
+    }
 
     #[test]
     fn conversion_does_not_overflow_at_a_million_seconds() {

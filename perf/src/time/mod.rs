@@ -15,8 +15,9 @@ mod cpu;
 mod scope;
 
 pub use clock::{
-    convert_ticks, monotonic_nanos, tick_frequency, tick_source, ticks, ticks_and_cpu, ticks_begin,
-    ticks_end, ticks_to_micros, ticks_to_millis, ticks_to_nanos, TickSource,
+    convert_ticks, monotonic_nanos, step_of, tick_frequency, tick_source, tick_step, ticks,
+    ticks_and_cpu, ticks_begin, ticks_end, ticks_to_micros, ticks_to_millis, ticks_to_nanos,
+    TickSource,
 };
 pub use cpu::{
     add_chain, current_cpu, current_thread_nice, pin_current_thread, set_current_thread_nice,

@@ -5,9 +5,15 @@
 //! `CRITERION_SAMPLE_MISUSE=1` a group of an empty name and a top-level `bench_with_input` of
 //! a parameter alone, both of which criterion refuses too.
 
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use criterion::measurement::WallTime;
+use criterion::async_executor::FuturesExecutor;
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::profiler::Profiler;
 use criterion::{
     black_box, criterion_group, criterion_main, AxisScale, BatchSize, Bencher, BenchmarkId,
     Criterion, PlotConfiguration, SamplingMode, Throughput,
@@ -62,6 +68,15 @@ fn sizes(c: &mut Criterion) {
             b.iter(|| black_box(v).iter().sum::<u64>())
         });
     }
+    group.throughput(Throughput::ElementsAndBytes {
+        elements: 1000,
+        bytes: 8000,
+    });
+    let values: Vec<u64> = (0..1000).collect();
+    group.bench_function("both", |b| {
+        tell("sum/both");
+        b.iter(|| black_box(&values).iter().sum::<u64>())
+    });
     group.throughput(Throughput::BytesDecimal(64));
     group.bench_function("decimal", |b| {
         tell("sum/decimal");
@@ -135,6 +150,155 @@ fn setups(c: &mut Criterion) {
     group.finish();
 }
 
+/// A future that is ready once it has spun 1 ms, waking itself at each poll (the
+/// executor polls it again at once).
+struct Spin(Option<Instant>);
+
+impl Future for Spin {
+    type Output = u32;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<u32> {
+        let start = *self.0.get_or_insert_with(Instant::now);
+        if start.elapsed() >= Duration::from_millis(1) {
+            return Poll::Ready(1);
+        }
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+fn asyncs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("async");
+    group.bench_function("spin", |b| {
+        tell("async/spin");
+        b.to_async(FuturesExecutor).iter(|| Spin(None))
+    });
+    group.bench_function("batched", |b| {
+        tell("async/batched");
+        b.to_async(FuturesExecutor).iter_batched(
+            || vec![3u32, 1, 2],
+            |mut v| async move {
+                v.sort();
+                v
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("batched_ref", |b| {
+        tell("async/batched_ref");
+        b.to_async(&FuturesExecutor).iter_batched_ref(
+            || vec![3u32, 1, 2],
+            |v| {
+                v.sort();
+                async { 1 }
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("with_setup", |b| {
+        tell("async/with_setup");
+        b.to_async(FuturesExecutor)
+            .iter_with_setup(|| 5u64, |n| async move { fibonacci(n) })
+    });
+    group.bench_function("large_drop", |b| {
+        tell("async/large_drop");
+        b.to_async(FuturesExecutor)
+            .iter_with_large_drop(|| async { vec![0u8; 4096] })
+    });
+    group.bench_function("custom", |b| {
+        tell("async/custom");
+        b.to_async(FuturesExecutor).iter_custom(|iters| async move {
+            let start = Instant::now();
+            for _ in 0..iters {
+                Spin(None).await;
+            }
+            start.elapsed()
+        })
+    });
+    group.finish();
+}
+
+/// A measurement of the work a routine does, in calls of [`work`]: each stretch's value is
+/// the calls made in it.
+struct Calls;
+
+thread_local! {
+    static CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// One call of the work [`Calls`] counts: 3 units.
+fn work(x: u64) -> u64 {
+    CALLS.set(CALLS.get() + 3);
+    black_box(x).wrapping_mul(31)
+}
+
+impl Measurement for Calls {
+    type Intermediate = u64;
+    type Value = u64;
+
+    fn start(&self) -> u64 {
+        CALLS.get()
+    }
+
+    fn end(&self, i: u64) -> u64 {
+        CALLS.get() - i
+    }
+
+    fn add(&self, v1: &u64, v2: &u64) -> u64 {
+        v1 + v2
+    }
+
+    fn zero(&self) -> u64 {
+        0
+    }
+
+    fn to_f64(&self, value: &u64) -> f64 {
+        *value as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CallsFormatter
+    }
+}
+
+struct CallsFormatter;
+
+impl ValueFormatter for CallsFormatter {
+    fn scale_values(&self, _: f64, _: &mut [f64]) -> &'static str {
+        "calls"
+    }
+
+    fn scale_throughputs(&self, _: f64, _: &Throughput, _: &mut [f64]) -> &'static str {
+        "calls"
+    }
+
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "calls"
+    }
+}
+
+/// A profiler a bench installs: Picollo never starts it.
+struct NoisyProfiler;
+
+impl Profiler for NoisyProfiler {
+    fn start_profiling(&mut self, id: &str, _: &Path) {
+        panic!("profiling {id}: a profiler is never started here")
+    }
+
+    fn stop_profiling(&mut self, _: &str, _: &Path) {}
+}
+
+fn measured(c: &mut Criterion<Calls>) {
+    c.bench_function("calls/iter", |b| {
+        tell("calls/iter");
+        b.iter(|| work(black_box(2)))
+    });
+    c.bench_function("calls/custom", |b| {
+        tell("calls/custom");
+        b.iter_custom(|iters| (0..iters).map(|_| 3).sum())
+    });
+}
+
 fn misuse(c: &mut Criterion) {
     if std::env::var_os("CRITERION_SAMPLE_MISUSE").is_some() {
         c.benchmark_group("").bench_function("f", |b| b.iter(|| 1));
@@ -158,4 +322,16 @@ criterion_group! {
         .without_plots();
     targets = setups
 }
-criterion_main!(benches, configured);
+criterion_group! {
+    name = awaited;
+    config = Criterion::default()
+        .with_profiler(NoisyProfiler)
+        .profile_time(Some(Duration::from_secs(1)));
+    targets = asyncs
+}
+criterion_group! {
+    name = counted;
+    config = Criterion::default().with_measurement(Calls);
+    targets = measured
+}
+criterion_main!(benches, configured, awaited, counted);

@@ -1,21 +1,25 @@
 //! The criterion sample (`benches/sample.rs`, built as example `criterion_sample` with the
 //! one-line switch) run as a program: its names as criterion forms them, each body run once
 //! in test mode, criterion's flags translated or refused, a panicking setup a failed
-//! benchmark, and an A/A of two copies through `--against`.
+//! benchmark, async routines timed while they await, a custom measurement's figures as a
+//! counter beside time, and an A/A of two copies through `--against`.
 #![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard};
 
+use picollo_bench::model::document::{Document, MetricRecord};
+
 /// The benchmarks, as criterion names them (`group/function/parameter`), in order.
-const NAMES: [&str; 16] = [
+const NAMES: [&str; 25] = [
     "fib 20",
     "fib/30",
     "sum/100",
     "sum/bytes/100",
     "sum/1000",
     "sum/bytes/1000",
+    "sum/both",
     "sum/decimal",
     "setups/batched/small",
     "setups/batched/large",
@@ -26,6 +30,14 @@ const NAMES: [&str; 16] = [
     "setups/with_setup",
     "setups/large_drop",
     "setups/custom",
+    "async/spin",
+    "async/batched",
+    "async/batched_ref",
+    "async/with_setup",
+    "async/large_drop",
+    "async/custom",
+    "calls/iter",
+    "calls/custom",
 ];
 
 /// One process test at a time: the measurements must not share the two CPUs.
@@ -107,7 +119,7 @@ fn the_test_mode_runs_each_body_once() {
         assert_eq!(told, 1, "{name}: its body ran {told} times: {err}");
     }
     assert!(
-        out.ends_with("bench result: 16 ran once, 0 failed\n"),
+        out.ends_with("bench result: 25 ran once, 0 failed\n"),
         "{out}"
     );
 }
@@ -235,4 +247,72 @@ fn two_copies_of_the_sample_compared_through_against_pass_the_gate() {
         assert!(judged, "{name}: {text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The P50 of metric `metric` of benchmark `name` in the document `doc`, in thousandths of
+/// its unit.
+fn median(doc: &Document, name: &str, metric: &str) -> f64 {
+    let command = doc.commands.iter().find(|c| c.name == name);
+    let result = command.and_then(|c| c.result.as_ref());
+    let metrics = result.map(|r| r.metrics.as_slice()).unwrap_or_default();
+    let m: Option<&MetricRecord> = metrics.iter().find(|m| m.name == metric);
+    let m = m.unwrap_or_else(|| panic!("{name}: no metric {metric}: {:?}", doc.commands));
+    m.median().unwrap()
+}
+
+#[test]
+fn async_routines_are_timed_while_they_await_and_a_custom_measurement_is_a_counter() {
+    let _one = serial();
+    let dir = temp("async");
+    let args = [
+        "--bench",
+        "--measurement-time",
+        "0.1",
+        "--warm-up-time",
+        "0.02",
+        "--out",
+        dir.to_str().unwrap(),
+        "--exact",
+        "async/spin",
+        "async/custom",
+        "calls/iter",
+        "calls/custom",
+        "sum/both",
+    ];
+    let o = run(&sample(), &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("criterion_sample").join("results.json"));
+    let doc = Document::read(&text.unwrap()).unwrap();
+    // Each iteration awaits a future that is ready after 1 ms by the monotonic clock: a
+    // routine timed without its awaits (or not awaited) reads nanoseconds. (1 % below 1 ms
+    // leaves the tick clock's calibration its error.)
+    for name in ["async/spin", "async/custom"] {
+        let ns = median(&doc, name, "time") / 1000.0;
+        assert!(
+            ns >= 0.99e6,
+            "{name}: P50 {ns} ns, under the 1 ms each awaits"
+        );
+    }
+    // Calls counts 3 a call of its work, one call an iteration (per-iteration figures, in
+    // thousandths: 3000 within the histogram's precision).
+    for name in ["calls/iter", "calls/custom"] {
+        let calls = median(&doc, name, "measurement:Calls");
+        assert!((2990.0..=3010.0).contains(&calls), "{name}: {calls}");
+    }
+    elements_and_bytes_give_the_elements_rate(&stdout(&o), &doc);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `sum/both`, of `Throughput::ElementsAndBytes`, reports the elements' rate (the run's
+/// text and document).
+fn elements_and_bytes_give_the_elements_rate(text: &str, doc: &Document) {
+    let line = text.lines().find(|l| l.starts_with("sum/both: "));
+    assert!(
+        line.unwrap_or_default().ends_with(" elem/s at P50"),
+        "{line:?}"
+    );
+    let both = doc.commands.iter().find(|c| c.name == "sum/both");
+    let rate = both.and_then(|c| c.result.as_ref()?.throughput.clone()?);
+    let rate = rate.expect("sum/both declares a throughput");
+    assert_eq!((rate.unit.as_str(), rate.per_operation), ("elements", 1000));
 }
