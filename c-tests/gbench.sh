@@ -6,10 +6,11 @@
 # --benchmark_list_tests, --benchmark_filter), --test and --benchmark_dry_run, a short
 # measurement whose --benchmark_out JSON Google Benchmark's compare.py reads and whose
 # throughputs come from SetItemsProcessed/SetBytesProcessed, --benchmark_format=json alone on
-# stdout, an A/A of the program against a copy of itself, and bad use: a Range whose start is
-# above its end, Threads(4) and UseManualTime (left out with a note), SkipWithError, an unknown
-# --benchmark_ flag. Then c-tests/bench_oneliner.cpp: picollo::Bench().run("name", work)
-# printing its rows. Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --test.
+# stdout, user counters, labels, Complexity fits, Setup/Teardown, Iterations(7) and
+# UseManualTime (c-tests/check_gbench_report.py), an A/A of the program against a copy of
+# itself, and bad use: a Range whose start is above its end, Threads(4) (left out with a
+# note), SkipWithError, an unknown --benchmark_ flag. Then c-tests/bench_oneliner.cpp:
+# picollo::Bench().run("name", work) printing its rows. Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --test.
 # Called by c-tests/run.sh; runs alone too (it builds libpicollo first).
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -55,6 +56,18 @@ BM_t<double>
 BM_t2<int,long>
 BM_skip
 Filled/Sum
+BM_counters
+BM_linear/64
+BM_linear/256
+BM_linear/1024
+BM_linear/4096
+BM_linear_auto/64
+BM_linear_auto/256
+BM_linear_auto/1024
+BM_linear_auto/4096
+BM_setup
+BM_fixed/iterations:7
+BM_manual_time/manual_time
 BM_registered/32'
 run 0 list ./sample --list
 [[ "$(sed 's/: benchmark$//' "$out/list.log")" == "$names" ]] || die "--list printed: $(cat "$out/list.log")"
@@ -68,23 +81,25 @@ cmp -s "$out/list.log" "$out/filter_all.log" || die "--benchmark_filter=all list
 
 # Each run once, under either flag; a skip with an error is that benchmark FAILED.
 run 0 test ./sample --test
-has test "bench result: 24 ran once, 0 failed"
+has test "bench result: 36 ran once, 0 failed"
 run 0 dry_run ./sample --benchmark_dry_run --benchmark_filter='^BM_(sum|copy)/'
 [[ "$(tail -n 1 "$out/dry_run.log")" == "bench result: 7 ran once, 0 failed" ]] || die "dry run: $(cat "$out/dry_run.log")"
 run 6 skip env GBENCH_SAMPLE_SKIP=1 ./sample --test
 has skip "bench BM_skip ... FAILED: the input was empty, as the test asked"
-has skip "bench result: 23 ran once, 1 failed"
+has skip "bench result: 35 ran once, 1 failed"
 
 # Refused at startup, exit status 2, naming the benchmark and the call; unknown flags too.
 run 2 bad_range env GBENCH_SAMPLE_BAD_RANGE=1 ./sample --list
 has bad_range "error: BM_bad: Range(64, 8): its start is above its limit"
+run 2 bad_iterations env GBENCH_SAMPLE_BAD_ITERATIONS=1 ./sample --list
+has bad_iterations "error: BM_bad: Iterations(0): needs 1 to 2^24 (16777216)"
 # What the runner cannot measure is left out, each instance with a note; the rest runs.
 run 0 left_out env GBENCH_SAMPLE_LEFT_OUT=1 ./sample --test
 has left_out "note: BM_threads/8/threads:2 is left out: Threads(2): Picollo runs a benchmark on one thread"
 has left_out "note: BM_threads/8/threads:4 is left out: Threads(4): Picollo runs a benchmark on one thread"
-has left_out "note: BM_manual/8/manual_time is left out: UseManualTime: Picollo times each batch itself"
 has left_out "bench BM_threads/8/threads:1 ... ok"
-has left_out "bench result: 25 ran once, 0 failed"
+has left_out "bench BM_manual/8/manual_time ... ok"
+has left_out "bench result: 38 ran once, 0 failed"
 run 2 unknown ./sample --benchmark_foo=1
 has unknown "error: unknown flag --benchmark_foo: Picollo takes --benchmark_filter"
 run 2 csv ./sample --benchmark_format=csv
@@ -128,12 +143,22 @@ print(f"gbench: PauseTiming around a 1 ms spin: P50 {paused:.1f} ns; not paused:
       f"a fixture whose SetUp spins 1 ms: {setup:.1f} ns")
 assert timed >= 1e6 and paused < 1e5 and setup < 1e5, (paused, timed, setup)
 EOF
-# With --benchmark_format=json, the standard output is the JSON alone.
-(cd "$out" && ./sample "${short[@]}" --benchmark_filter='^BM_t<int>$' --benchmark_format=json) \
+# What the header adds to the runner's report: state.counters (each flag's arithmetic against
+# the round's time), SetLabel, Complexity's _BigO and _RMS (against a fit computed from the
+# JSON's medians), Setup/Teardown (paused; the sample fails without them), Iterations(7) and
+# UseManualTime (1 us told an iteration).
+run 0 report ./sample --budget 0.1 --warmup 0.02 --counters none --out report \
+    --benchmark_filter='^(BM_counters|BM_linear(_auto)?/|BM_setup|BM_fixed/|BM_manual_time/)' --benchmark_out=report.json
+python3 "$here/check_gbench_report.py" "$out/report.json" "$out/report.log" 'BM_fixed/iterations:7' ||
+    die "the counters, label, fits or batch: $(cat "$out/report.log")"
+# With --benchmark_format=json, the standard output is the JSON alone, the counters in it.
+(cd "$out" && ./sample "${short[@]}" --benchmark_filter='^BM_counters$' --benchmark_format=json) \
     >"$out/stdout.json" 2>"$out/stderr.log" || die "--benchmark_format=json: $(cat "$out/stderr.log")"
-python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["benchmarks"][0]["name"] == "BM_t<int>"' \
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["benchmarks"][0]
+assert (b["name"], b["plain"], b["label"]) == ("BM_counters", 5, "eight items an iteration"), b' \
     "$out/stdout.json" || die "--benchmark_format=json printed: $(head -c 400 "$out/stdout.json")"
-grep -qF "BM_t<int>: time P50=" "$out/stderr.log" || die "the runner's line is not on stderr: $(cat "$out/stderr.log")"
+grep -qF "BM_counters: time P50=" "$out/stderr.log" || die "the runner's line is not on stderr: $(cat "$out/stderr.log")"
+grep -qF "BM_counters: counters at " "$out/stderr.log" || die "the counters are not on stderr: $(cat "$out/stderr.log")"
 
 # A/A: against a byte-identical copy, a verdict per benchmark and no failure (a "slower"
 # verdict is allowed: correct code gives one with p <= 0.1, c-tests/suite.sh says why).
@@ -147,6 +172,10 @@ compare=/usr/share/benchmark/compare.py
 for name in BM_sum/8 BM_copy/8/64 'BM_t<int>'; do
     grep -qF "${name}_median" "$out/compare.log" || die "compare.py does not report $name: $(cat "$out/compare.log")"
 done
+# It reads a file of counters, labels and _BigO/_RMS records too (it skips the two).
+/usr/bin/python3 "$compare" --no-color benchmarks "$out/report.json" "$out/report.json" >"$out/compare2.log" 2>&1 ||
+    die "compare.py on the counters: $(cat "$out/compare2.log")"
+grep -qF "BM_counters_median" "$out/compare2.log" || die "compare.py on the counters: $(cat "$out/compare2.log")"
 grep -h '^verdict: ' "$out/aa.log"
 
 # Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1): the test mode, a SkipWithError included.

@@ -332,7 +332,8 @@ fi
 inst="$dest/usr/local"
 for f in lib/libpicollo.so lib/libpicollo.a include/picollo/picollo.h include/picollo/picollo_inline.h \
     include/picollo/picollo_suite.h include/picollo/picollo.hpp include/picollo/picollo_benchmark.hpp \
-    include/picollo/picollo_benchmark_main.hpp include/picollo/gbench/benchmark/benchmark.h lib/pkgconfig/picollo.pc; do
+    include/picollo/picollo_benchmark_main.hpp include/picollo/picollo_benchmark_report.hpp \
+    include/picollo/gbench/benchmark/benchmark.h lib/pkgconfig/picollo.pc; do
     [[ -e "$inst/$f" ]] || die "cargo cinstall did not install $f"
 done
 cmp -s include/picollo.h "$inst/include/picollo/picollo.h" || die "the installed header is not include/picollo.h"

@@ -3380,6 +3380,47 @@ static picollo_status suite_throughput_param(const char *name, const char *param
 static picollo_status suite_throughput_param_ok(void) { return suite_throughput_param("a", "1"); }
 static picollo_status suite_throughput_no_param(void) { return suite_throughput_param("a", "2"); }
 static picollo_status suite_throughput_bad_param(void) { return suite_throughput_param("a", bad_utf8); }
+/* picollo_suite_set_batch of benchmark `name` (`name`/`param`) of a suite of `a` and `a/1`. */
+static picollo_status suite_batch(const char *name, const char *param, uint64_t batch)
+{
+    picollo_suite *s = suite_of_one("a");
+    CHECK(picollo_suite_add_param(s, "a", "1", bench_work, NULL) == PICOLLO_STATUS_OK);
+    picollo_status st = picollo_suite_set_batch(s, name, param, batch);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_batch_null_suite(void) { return picollo_suite_set_batch(NULL, "a", NULL, 7); }
+static picollo_status suite_batch_null_name(void) { return suite_batch(NULL, NULL, 7); }
+static picollo_status suite_batch_bad_utf8(void) { return suite_batch(bad_utf8, NULL, 7); }
+static picollo_status suite_batch_bad_param(void) { return suite_batch("a", bad_utf8, 7); }
+static picollo_status suite_batch_zero(void) { return suite_batch("a", NULL, 0); }
+static picollo_status suite_batch_too_big(void) { return suite_batch("a", NULL, ((uint64_t)1 << 24) + 1); }
+static picollo_status suite_batch_unknown(void) { return suite_batch("b", NULL, 7); }
+static picollo_status suite_batch_no_param(void) { return suite_batch("a", "2", 7); }
+static picollo_status suite_batch_ok(void) { return suite_batch("a", NULL, 7); }
+static picollo_status suite_batch_param_ok(void) { return suite_batch("a", "1", (uint64_t)1 << 24); }
+/* picollo_suite_set_manual_time of benchmark `name` (`name`/`param`) of a suite of `a` and `a/1`. */
+static picollo_status suite_manual(const char *name, const char *param)
+{
+    picollo_suite *s = suite_of_one("a");
+    CHECK(picollo_suite_add_param(s, "a", "1", bench_work, NULL) == PICOLLO_STATUS_OK);
+    picollo_status st = picollo_suite_set_manual_time(s, name, param);
+    picollo_suite_free(s);
+    return st;
+}
+static picollo_status suite_manual_null_suite(void) { return picollo_suite_set_manual_time(NULL, "a", NULL); }
+static picollo_status suite_manual_null_name(void) { return suite_manual(NULL, NULL); }
+static picollo_status suite_manual_bad_utf8(void) { return suite_manual(bad_utf8, NULL); }
+static picollo_status suite_manual_bad_param(void) { return suite_manual("a", bad_utf8); }
+static picollo_status suite_manual_unknown(void) { return suite_manual("b", NULL); }
+static picollo_status suite_manual_no_param(void) { return suite_manual("a", "2"); }
+static picollo_status suite_manual_ok(void) { return suite_manual("a", NULL); }
+static picollo_status suite_manual_param_ok(void) { return suite_manual("a", "1"); }
+/* Outside a batch, a time told is dropped when the next batch starts; a bad one is refused. */
+static picollo_status suite_iteration_time_negative(void) { return picollo_suite_set_iteration_time(-1e-9); }
+static picollo_status suite_iteration_time_nan(void) { return picollo_suite_set_iteration_time(NAN); }
+static picollo_status suite_iteration_time_inf(void) { return picollo_suite_set_iteration_time(INFINITY); }
+static picollo_status suite_iteration_time_ok(void) { return picollo_suite_set_iteration_time(1e-6); }
 /* picollo_suite_set_worker of a new suite with `argc` strings `argv`. */
 static picollo_status suite_worker(const char *const *argv, size_t argc)
 {
@@ -4708,6 +4749,28 @@ static const bad_row rows[] = {
     ROW(picollo_suite_set_throughput, suite_throughput_param_ok, OK, NULL),
     ROW(picollo_suite_set_throughput, suite_throughput_no_param, INVAL, "\"a/2\": no benchmark"),
     ROW(picollo_suite_set_throughput, suite_throughput_bad_param, ST(INVALID_UTF8), "`param`"),
+    ROW(picollo_suite_set_batch, suite_batch_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_batch, suite_batch_null_name, NULLP, "`name`"),
+    ROW(picollo_suite_set_batch, suite_batch_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_set_batch, suite_batch_bad_param, ST(INVALID_UTF8), "`param`"),
+    ROW(picollo_suite_set_batch, suite_batch_zero, INVAL, "0 is not 1 to 2^24"),
+    ROW(picollo_suite_set_batch, suite_batch_too_big, INVAL, "16777217 is not 1 to 2^24"),
+    ROW(picollo_suite_set_batch, suite_batch_unknown, INVAL, "no benchmark of that name"),
+    ROW(picollo_suite_set_batch, suite_batch_no_param, INVAL, "\"a/2\": no benchmark"),
+    ROW(picollo_suite_set_batch, suite_batch_ok, OK, NULL),
+    ROW(picollo_suite_set_batch, suite_batch_param_ok, OK, NULL),
+    ROW(picollo_suite_set_manual_time, suite_manual_null_suite, NULLP, "`suite`"),
+    ROW(picollo_suite_set_manual_time, suite_manual_null_name, NULLP, "`name`"),
+    ROW(picollo_suite_set_manual_time, suite_manual_bad_utf8, ST(INVALID_UTF8), "`name`"),
+    ROW(picollo_suite_set_manual_time, suite_manual_bad_param, ST(INVALID_UTF8), "`param`"),
+    ROW(picollo_suite_set_manual_time, suite_manual_unknown, INVAL, "no benchmark of that name"),
+    ROW(picollo_suite_set_manual_time, suite_manual_no_param, INVAL, "\"a/2\": no benchmark"),
+    ROW(picollo_suite_set_manual_time, suite_manual_ok, OK, NULL),
+    ROW(picollo_suite_set_manual_time, suite_manual_param_ok, OK, NULL),
+    ROW(picollo_suite_set_iteration_time, suite_iteration_time_negative, INVAL, "not a finite time"),
+    ROW(picollo_suite_set_iteration_time, suite_iteration_time_nan, INVAL, "not a finite time"),
+    ROW(picollo_suite_set_iteration_time, suite_iteration_time_inf, INVAL, "not a finite time"),
+    ROW(picollo_suite_set_iteration_time, suite_iteration_time_ok, OK, NULL),
     ROW(picollo_suite_set_worker, suite_worker_null_suite, NULLP, "`suite`"),
     ROW(picollo_suite_set_worker, suite_worker_null_argv, NULLP, "`argv`"),
     ROW(picollo_suite_set_worker, suite_worker_no_program, INVAL, "argc is 0"),

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 28
+#define PICOLLO_ABI_VERSION_MINOR 29
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1498,6 +1498,28 @@ picollo_status picollo_suite_set_throughput(struct picollo_suite *suite,
                                             const char *param,
                                             const char *unit,
                                             uint64_t per_operation);
+
+// Fixes the operations of each batch of benchmark `name`, or where `param` is not NULL, of
+// benchmark `name/param` (the last registered of that name), at `batch`, whatever
+// `picollo_suite_set_config` and the command line say: `work` is then called with `k` =
+// `batch` (its results say `batch N`; `--test` runs one batch of it), for a benchmark whose
+// work must run in batches of its own size (Google Benchmark's `->Iterations(n)`). Strings NUL-terminated UTF-8. Errors:
+// NULL `suite` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a `batch` outside 1 to
+// 2^24, or a name no benchmark of the suite has. ABI 1.29.
+picollo_status picollo_suite_set_batch(struct picollo_suite *suite, const char *name, const char *param, uint64_t batch);
+
+// Measures benchmark `name`, or where `param` is not NULL, benchmark `name/param` (the last
+// registered of that name), by the time its work tells with `picollo_suite_set_iteration_time`
+// instead of a clock (Google Benchmark's `->UseManualTime()`), here and as a worker; no perf
+// counters are read for it. Strings NUL-terminated UTF-8. Errors: NULL `suite` or `name`;
+// `INVALID_UTF8`; `INVALID_ARGUMENT` for a name no benchmark of the suite has. ABI 1.29.
+picollo_status picollo_suite_set_manual_time(struct picollo_suite *suite, const char *name, const char *param);
+
+// Adds `seconds` to the time of the batch running on this thread, which a benchmark of
+// `picollo_suite_set_manual_time` reports as its time (the batch's sum, divided by its
+// operations); outside such a batch it is dropped when the next starts. Errors:
+// `INVALID_ARGUMENT` for a negative or non-finite time. ABI 1.29.
+picollo_status picollo_suite_set_iteration_time(double seconds);
 
 // Marks the benchmark running on this thread FAILED with `message` (copied; NULL: "the
 // benchmark failed"), as a Rust benchmark's panic is: the suite stops it when its work

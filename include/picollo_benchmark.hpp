@@ -29,14 +29,15 @@ namespace benchmark {
 
 typedef int64_t IterationCount;
 
-// Accepted for the registration calls that take them; Picollo prints its own units and
-// computes no complexity.
+// Accepted for the registration calls that take them; Picollo prints its own units. A
+// BigO names the curve `->Complexity` fits to a family's times (picollo_benchmark_report.hpp).
 enum TimeUnit { kNanosecond, kMicrosecond, kMillisecond, kSecond };
 enum BigO { oNone, o1, oN, oNSquared, oNCubed, oLogN, oNLogN, oAuto, oLambda };
 typedef double(BigOFunc)(IterationCount);
 typedef double(StatisticsFunc)(const std::vector<double> &);
 
-// A user counter (`state.counters["x"] = n`): kept in the State, reported nowhere.
+// A user counter (`state.counters["x"] = n`): the value the last batch left, reported with
+// the benchmark as its flags say, against Picollo's time (picollo_benchmark_report.hpp).
 class Counter {
 public:
     enum Flags {
@@ -58,6 +59,10 @@ public:
     Flags flags;
     OneK oneK;
 };
+// Flags combine as in Google Benchmark: `Counter::kIsRate | Counter::kInvert`.
+constexpr Counter::Flags operator|(const Counter::Flags &a, const Counter::Flags &b) {
+    return Counter::Flags(int(a) | int(b));
+}
 typedef std::map<std::string, Counter> UserCounters;
 
 // Keeps the compiler from dropping `value` or the work that made it: the empty asm claims to
@@ -150,10 +155,19 @@ public:
     void SetBytesProcessed(int64_t n) { bytes_ = n; }
     int64_t items_processed() const { return items_; }
     int64_t bytes_processed() const { return bytes_; }
+    // The N of this instance for `->Complexity`'s fit.
     void SetComplexityN(int64_t n) { complexity_n_ = n; }
     int64_t complexity_length_n() const { return complexity_n_; }
+    // Shown with the benchmark's figures and in the JSON's `label`.
     void SetLabel(const std::string &label) { label_ = label; }
-    void SetIterationTime(double) {}
+    const std::string &Label() const { return label_; }
+    // For a benchmark of UseManualTime: adds `seconds` to the batch's time, which is then the
+    // sum of these (picollo_suite_set_iteration_time); a negative or non-finite one fails it.
+    void SetIterationTime(double seconds) {
+        if (picollo_suite_set_iteration_time(seconds) != PICOLLO_STATUS_OK) {
+            Skip("", "SetIterationTime(" + std::to_string(seconds) + "): not a finite time of 0 or more");
+        }
+    }
 
     // Argument `pos` of this instance (`->Arg(8)`: range(0) is 8); one it lacks fails it.
     int64_t range(std::size_t pos = 0) const {
@@ -273,21 +287,40 @@ public:
     }
     // Accepted and ignored: Picollo's runner chooses batches, time and rounds itself.
     Benchmark *Unit(TimeUnit) { return this; }
-    Benchmark *Iterations(IterationCount n) { return Suffix("iterations:" + std::to_string(n)); }
+    // Each batch runs n iterations (picollo_suite_set_batch), whatever --batch says; n is
+    // 1 to 2^24.
+    Benchmark *Iterations(IterationCount n) {
+        if (n < 1 || n > (IterationCount(1) << 24)) {
+            return Refuse("Iterations(" + std::to_string(n) + "): needs 1 to 2^24 (16777216)");
+        }
+        iterations_ = n;
+        return Suffix("iterations:" + std::to_string(n));
+    }
     Benchmark *Repetitions(int n) { return Suffix("repeats:" + std::to_string(n)); }
     Benchmark *MinTime(double seconds) { return Suffix("min_time:" + Fixed(seconds)); }
     Benchmark *MinWarmUpTime(double seconds) { return Suffix("min_warmup_time:" + Fixed(seconds)); }
     Benchmark *ReportAggregatesOnly(bool = true) { return this; }
     Benchmark *DisplayAggregatesOnly(bool = true) { return this; }
-    Benchmark *Complexity(BigO = oAuto) { return this; }
-    Benchmark *Complexity(BigOFunc *) { return this; }
+    // The curve to fit to the family's median times over each instance's SetComplexityN:
+    // the `_BigO` and `_RMS` rows (picollo_benchmark_report.hpp).
+    Benchmark *Complexity(BigO curve = oAuto) { return Set(complexity_, curve); }
+    Benchmark *Complexity(BigOFunc *f) {
+        complexity_lambda_ = f;
+        return Set(complexity_, oLambda);
+    }
+    // Run paused before and after each batch (each call of the function), with its State.
+    Benchmark *Setup(std::function<void(const State &)> f) { return Set(setup_, std::move(f)); }
+    Benchmark *Teardown(std::function<void(const State &)> f) { return Set(teardown_, std::move(f)); }
     Benchmark *ComputeStatistics(const std::string &, StatisticsFunc *, ...) { return this; }
     // Picollo measures the wall clock: the name says which clock Google Benchmark would read.
     Benchmark *UseRealTime() { return Set(time_type_, std::string("real_time")); }
     Benchmark *MeasureProcessCPUTime() { return Set(process_time_, true); }
-    // Left out of the suite, with a note (picollo_benchmark_main.hpp's Instances): Picollo
-    // times each batch itself, and runs a benchmark on one thread.
+    // The time is what the function tells with state.SetIterationTime, summed over each
+    // batch (picollo_suite_set_manual_time).
     Benchmark *UseManualTime() { return Set(time_type_, std::string("manual_time")); }
+    bool ManualTime() const { return time_type_ == "manual_time"; }
+    // Left out of the suite, with a note (picollo_benchmark_main.hpp's Instances): Picollo
+    // runs a benchmark on one thread.
     Benchmark *Threads(int n) {
         if (n < 1) {
             return Refuse("Threads(" + std::to_string(n) + "): needs 1 or more");
@@ -321,9 +354,6 @@ public:
     // Why Picollo leaves out this registration's instance of `threads` threads (0: no Threads
     // call), "" where it runs it.
     std::string LeftOut(int threads) const {
-        if (time_type_ == "manual_time") {
-            return "UseManualTime: Picollo times each batch itself and takes no SetIterationTime";
-        }
         if (threads > 1) {
             return "Threads(" + std::to_string(threads) + "): Picollo runs a benchmark on one thread";
         }
@@ -338,7 +368,21 @@ public:
     const std::vector<std::vector<int64_t>> &ArgLists() const { return args_; }
     // The instance's name as Google Benchmark writes it: `BM_x/8/64/real_time`.
     std::string InstanceName(const std::vector<int64_t> &args, int threads) const;
+    // The batch Iterations fixed (0: the runner chooses).
+    IterationCount FixedIterations() const { return iterations_; }
+    BigO ComplexityCurve() const { return complexity_; }
+    BigOFunc *ComplexityLambda() const { return complexity_lambda_; }
     virtual void Run(State &state) { fn_(state); }
+    // Run with the Setup and Teardown callbacks around it, paused.
+    void RunWithCallbacks(State &state) {
+        if (setup_) {
+            Paused([&] { setup_(state); });
+        }
+        Run(state);
+        if (teardown_) {
+            Paused([&] { teardown_(state); });
+        }
+    }
 
 private:
     template <class F, class V>
@@ -372,6 +416,17 @@ private:
     std::string time_type_, refused_;
     bool process_time_ = false;
     int multiplier_ = 8;
+    IterationCount iterations_ = 0;
+    BigO complexity_ = oNone;
+    BigOFunc *complexity_lambda_ = nullptr;
+    std::function<void(const State &)> setup_, teardown_;
+
+    template <class F>
+    static void Paused(F f) {
+        picollo_suite_pause();
+        f();
+        picollo_suite_resume();
+    }
 };
 
 // The powers of `multiplier` from `lo` (at least 1) to `hi`, ascending, appended to `out`.

@@ -5,6 +5,7 @@
 #ifndef PICOLLO_BENCHMARK_MAIN_HPP
 #define PICOLLO_BENCHMARK_MAIN_HPP
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -16,17 +17,37 @@
 namespace benchmark {
 namespace internal {
 
+// What the last batch of an instance run here left for the report: its counters, label and
+// N, and its iterations (k 0: no batch ran here).
+struct Kept {
+    UserCounters counters;
+    std::string label;
+    int64_t complexity_n = 0;
+    IterationCount k = 0;
+};
+
 // One benchmark of the suite: a registration and one of its argument tuples.
 struct Instance {
     Benchmark *family;
     std::vector<int64_t> args;
     std::string name;
+    Kept kept;
 };
+inline std::vector<Instance> &Instances();
+
+} // namespace internal
+} // namespace benchmark
+
+#include "picollo_benchmark_report.hpp"
+
+namespace benchmark {
+namespace internal {
 
 // What the command line said: the runner's flags, and what this header does around the run.
 struct Flags {
     std::vector<std::string> argv; // the program, the runner's flags, the rest as given
     std::string filter;            // --benchmark_filter's regex ("" for all)
+    std::string out_file;          // --benchmark_out's file ("" for none)
     bool json_stdout = false;      // --benchmark_format=json: the JSON alone on stdout
     bool initialized = false;
 };
@@ -112,8 +133,7 @@ inline void Translate(const std::string &name, const std::string &value, bool ha
         f.json_stdout = value == "json";
     } else if (name == "benchmark_out") {
         need("FILE");
-        out.push_back("--export");
-        out.push_back("gbench=" + value);
+        f.out_file = value;
     } else if (name == "benchmark_out_format") {
         need("json");
         if (value != "json") {
@@ -177,7 +197,7 @@ inline void Add(std::vector<Instance> &all, Benchmark *b, const std::vector<int6
         }
     }
     if (why.empty()) {
-        all.push_back(Instance{b, args, name});
+        all.push_back(Instance{b, args, name, Kept()});
     } else {
         std::fprintf(stderr, "note: %s is left out: %s\n", name.c_str(), why.c_str());
     }
@@ -213,11 +233,13 @@ inline std::vector<Instance> &Instances() {
     return all;
 }
 
-// What a batch did: the failure it reports ("" for none) and the work it declared.
+// What a batch did: the failure it reports ("" for none), the work it declared, and what
+// it left for the report.
 struct Outcome {
     std::string failure;
     int64_t items = 0, bytes = 0;
     IterationCount iterations = 0;
+    Kept kept;
 };
 
 // Runs `in`'s function on a batch of `k` iterations.
@@ -225,11 +247,16 @@ inline Outcome RunBatch(Instance &in, IterationCount k) noexcept {
     Outcome out;
     try {
         State state(k, in.args, in.name);
-        in.family->Run(state);
+        in.family->RunWithCallbacks(state);
         out.failure = state.Failure();
         out.items = state.items_processed();
         out.bytes = state.bytes_processed();
         out.iterations = state.iterations();
+        // Moved, not copied: this runs inside the batch's time.
+        out.kept.counters.swap(state.counters);
+        out.kept.label = state.Label();
+        out.kept.complexity_n = state.complexity_length_n();
+        out.kept.k = k;
     } catch (const std::exception &e) {
         out.failure = e.what();
     } catch (...) {
@@ -240,9 +267,12 @@ inline Outcome RunBatch(Instance &in, IterationCount k) noexcept {
 
 // The runner's work: a batch of `iterations`; a failure goes to the runner's failure path.
 inline void Work(void *ctx, uint64_t iterations) noexcept {
-    Outcome out = RunBatch(*static_cast<Instance *>(ctx), IterationCount(iterations));
+    Instance &in = *static_cast<Instance *>(ctx);
+    Outcome out = RunBatch(in, IterationCount(iterations));
     if (!out.failure.empty()) {
         picollo_suite_fail(out.failure.c_str());
+    } else {
+        std::swap(in.kept, out.kept);
     }
 }
 
@@ -258,8 +288,9 @@ inline bool Measures(const std::vector<std::string> &argv) {
 }
 
 // The throughput of each benchmark that --benchmark_filter selects and that declares one
-// (SetBytesProcessed, else SetItemsProcessed): its work in one batch of one iteration, run
-// here once before the runner starts, as the rate per iteration.
+// (SetBytesProcessed, else SetItemsProcessed): its work in one batch of one iteration (of
+// its Iterations(n) where it fixes them), run here once before the runner starts, as the
+// rate per iteration.
 inline void LearnThroughputs(picollo_suite *suite, std::vector<Instance> &all) {
     std::unique_ptr<std::regex> filter;
     try {
@@ -273,7 +304,8 @@ inline void LearnThroughputs(picollo_suite *suite, std::vector<Instance> &all) {
         if (filter && !std::regex_search(in.name, *filter)) {
             continue;
         }
-        Outcome out = RunBatch(in, 1);
+        IterationCount fixed = in.family->FixedIterations();
+        Outcome out = RunBatch(in, fixed > 0 ? fixed : 1);
         int64_t n = out.bytes > 0 ? out.bytes : out.items;
         IterationCount k = out.iterations > 0 ? out.iterations : 1;
         if (!out.failure.empty() || n <= 0 || n / k == 0) {
@@ -284,18 +316,58 @@ inline void LearnThroughputs(picollo_suite *suite, std::vector<Instance> &all) {
     }
 }
 
-// Runs the suite's main with `argv`; with --benchmark_format=json, a measurement's lines go to
-// the standard error and its Google Benchmark JSON alone to the standard output.
+// The whole of the file open as `fd`, from its start.
+inline std::string ReadAll(int fd) {
+    std::string text;
+    char buf[4096];
+    lseek(fd, 0, SEEK_SET);
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) {
+        text.append(buf, std::size_t(n));
+    }
+    return text;
+}
+
+// After a measurement whose Google Benchmark JSON is `json` ("" where the runner wrote none):
+// prints the counters, labels and fits of the instances, writes `json` with them to
+// --benchmark_out's file and returns it; `status` is the exit status, 3 where that file
+// cannot be written.
+inline std::string Report(const std::string &json, int &status) {
+    if (json.empty()) {
+        return json;
+    }
+    std::vector<Record> records = Records(json);
+    std::map<std::string, Measured> measured = MeasuredIn(records, Instances());
+    PrintReport(measured);
+    std::string full = WithReport(json, records, measured);
+    const std::string &file = Parsed().out_file;
+    if (!file.empty()) {
+        std::FILE *out = std::fopen(file.c_str(), "w");
+        bool ok = out != nullptr && std::fwrite(full.data(), 1, full.size(), out) == full.size();
+        ok = out != nullptr && std::fclose(out) == 0 && ok;
+        if (!ok) {
+            std::fprintf(stderr, "error: --benchmark_out=%s: %s\n", file.c_str(), std::strerror(errno));
+            status = status == 0 ? 3 : status;
+        }
+    }
+    return full;
+}
+
+// Runs the suite's main with `argv`. A measurement exports Google Benchmark's JSON to a
+// temporary file, which Report completes; with --benchmark_format=json, the runner's lines
+// and the report's go to the standard error and the JSON alone to the standard output.
 inline int SuiteMain(picollo_suite *suite, std::vector<std::string> argv) {
     char path[] = "/tmp/picollo-gbench-XXXXXX";
     int fd = -1, saved = -1;
-    if (Parsed().json_stdout && Measures(argv)) {
-        if ((fd = mkstemp(path)) < 0) {
-            Usage("--benchmark_format=json: no temporary file in /tmp");
-        }
+    bool measures = Measures(argv);
+    if (measures && (fd = mkstemp(path)) < 0) {
+        Usage("no temporary file in /tmp for Google Benchmark's JSON");
+    }
+    if (measures || !Parsed().out_file.empty()) {
         argv.push_back("--export");
-        argv.push_back(std::string("gbench=") + path);
-        std::fflush(stdout);
+        argv.push_back("gbench=" + (measures ? std::string(path) : Parsed().out_file));
+    }
+    std::fflush(stdout); // what the program printed goes first
+    if (measures && Parsed().json_stdout) {
         saved = dup(1);
         dup2(2, 1);
     }
@@ -303,21 +375,33 @@ inline int SuiteMain(picollo_suite *suite, std::vector<std::string> argv) {
     for (const auto &a : argv) {
         raw.push_back(a.c_str());
     }
-    std::fflush(stdout); // what the program printed goes first
     int status = picollo_suite_main(suite, int(raw.size()), raw.data());
-    if (saved >= 0) {
-        std::fflush(stdout);
-        dup2(saved, 1);
-        close(saved);
-        char buf[4096];
-        for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) {
-            std::fwrite(buf, 1, std::size_t(n), stdout);
-        }
-        std::fflush(stdout);
+    std::string json = measures ? Report(ReadAll(fd), status) : "";
+    std::fflush(stdout);
+    if (fd >= 0) {
         close(fd);
         unlink(path);
     }
+    if (saved >= 0) {
+        dup2(saved, 1);
+        close(saved);
+        std::fwrite(json.data(), 1, json.size(), stdout);
+        std::fflush(stdout);
+    }
     return status;
+}
+
+// Adds `in` to `suite`: its work, its batch where Iterations fixed one, its manual time.
+inline picollo_status AddTo(picollo_suite *suite, Instance &in) {
+    picollo_status st = picollo_suite_add(suite, in.name.c_str(), &Work, &in);
+    IterationCount fixed = in.family->FixedIterations();
+    if (st == PICOLLO_STATUS_OK && fixed > 0) {
+        st = picollo_suite_set_batch(suite, in.name.c_str(), nullptr, uint64_t(fixed));
+    }
+    if (st == PICOLLO_STATUS_OK && in.family->ManualTime()) {
+        st = picollo_suite_set_manual_time(suite, in.name.c_str(), nullptr);
+    }
+    return st;
 }
 
 // Builds the suite of every registered benchmark (named after the program, its outputs under
@@ -335,7 +419,7 @@ inline int RunAll() {
         st = picollo_suite_set_config(suite, &config);
     }
     for (std::size_t i = 0; i < all.size() && st == PICOLLO_STATUS_OK; i++) {
-        st = picollo_suite_add(suite, all[i].name.c_str(), &Work, &all[i]);
+        st = AddTo(suite, all[i]);
     }
     if (st != PICOLLO_STATUS_OK) {
         std::fprintf(stderr, "error: %s\n", picollo_last_error_message());

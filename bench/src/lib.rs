@@ -59,6 +59,7 @@ pub use judge::verdict::{
 };
 pub use measure::conditions::Conditions;
 pub use measure::conditions::WarmUp;
+pub use measure::manual::{add_manual_time, ManualTime};
 pub use measure::meter::{
     ClockMeter, Measured, Meter, Metric, MetricKind, Source, Unit, WithSource, SCALE,
 };

@@ -180,6 +180,10 @@ namespace Picollo
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_add_param(SuiteHandle suite, byte[] name, byte[] param, IntPtr work, IntPtr ctx);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_throughput(SuiteHandle suite, byte[] name, byte[] param, byte[] unit, ulong perOperation);
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_fail(byte[] message);
+        // A benchmark's own batch, and its own time (ABI 1.29).
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_batch(SuiteHandle suite, byte[] name, byte[] param, ulong batch);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_manual_time(SuiteHandle suite, byte[] name, byte[] param);
+        [DllImport(Lib, CallingConvention = Cdecl)] public static extern Status picollo_suite_set_iteration_time(double seconds);
         // Untimed stretches of the batch running on this thread (ABI 1.28).
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_suite_pause();
         [DllImport(Lib, CallingConvention = Cdecl)] public static extern void picollo_suite_resume();

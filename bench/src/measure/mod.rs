@@ -8,6 +8,7 @@ pub mod counters;
 pub mod draws;
 pub mod engine;
 pub(crate) mod floor;
+pub(crate) mod manual;
 pub(crate) mod meter;
 pub mod offsets;
 pub(crate) mod pause;

@@ -122,11 +122,15 @@ impl Plan {
     }
 
     /// The batch both sides of an interleaved comparison run, once each side chose its
-    /// own (`a`, `b`): the one set, else the larger. Whatever of a batch's time or count is
+    /// own (`a`, `b`): the one they share (the one set, or one a benchmark fixes on both
+    /// sides), else the one set, else the larger. Whatever of a batch's time or count is
     /// not linear in its size (a call into the work, a loop's setup) then weighs the same on
     /// both, where two sizes would part an A/A by it.
     pub fn common_batch(&self, a: u64, b: u64) -> u64 {
-        self.batch.unwrap_or(a.max(b))
+        match a == b {
+            true => a,
+            false => self.batch.unwrap_or(a.max(b)),
+        }
     }
 
     /// The same plan under another name.

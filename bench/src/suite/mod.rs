@@ -86,6 +86,12 @@ pub(crate) struct Registered<'a> {
     pub work: Box<dyn FnMut(u64) + 'a>,
     /// The work of one operation, where declared: its results' rate.
     pub throughput: Option<Throughput>,
+    /// The operations of each batch, where the benchmark fixes them: they override the
+    /// suite's and the command line's batch.
+    pub batch: Option<u64>,
+    /// The benchmark tells its own time ([`crate::add_manual_time`]), read in place of a
+    /// clock.
+    pub manual: bool,
 }
 
 /// Makes the meter each benchmark is measured with.
@@ -171,6 +177,8 @@ impl<'a> Suite<'a> {
             name: name.into(),
             work: Box::new(work),
             throughput: None,
+            batch: None,
+            manual: false,
         });
         self
     }
@@ -194,6 +202,49 @@ impl<'a> Suite<'a> {
         })?;
         b.throughput = Some(t);
         Ok(self)
+    }
+
+    /// Fix the operations of each batch of benchmark `name` (the last registered of that
+    /// name) at `k`, whatever the suite's settings and the command line say: for a benchmark
+    /// whose work must run in batches of its own size (`--test` runs one such batch). An
+    /// error for a name no benchmark has,
+    /// or a `k` outside 1 to [`MAX_BATCH`](crate::rules::MAX_BATCH).
+    pub fn set_batch(&mut self, name: &str, k: u64) -> Result<&mut Self, SuiteError> {
+        if !(1..=crate::rules::MAX_BATCH).contains(&k) {
+            let why = std::format!("batch of {name:?}: {k} is not 1 to 2^24");
+            return Err(SuiteError::usage(why));
+        }
+        let b = self.benchmarks.iter_mut().rev().find(|b| b.name == name);
+        let b = b.ok_or_else(|| {
+            SuiteError::usage(std::format!(
+                "batch of {name:?}: no benchmark of that name is registered"
+            ))
+        })?;
+        b.batch = Some(k);
+        Ok(self)
+    }
+
+    /// Measure benchmark `name` (the last registered of that name) by the time its work
+    /// tells ([`crate::add_manual_time`]) instead of a clock, here and as a worker (no perf
+    /// counters are read for it). An error for a name no benchmark has.
+    pub fn set_manual_time(&mut self, name: &str) -> Result<&mut Self, SuiteError> {
+        let b = self.benchmarks.iter_mut().rev().find(|b| b.name == name);
+        let b = b.ok_or_else(|| {
+            SuiteError::usage(std::format!(
+                "manual time of {name:?}: no benchmark of that name is registered"
+            ))
+        })?;
+        b.manual = true;
+        Ok(self)
+    }
+
+    /// `plan` with the batch benchmark `plan.name` fixes, where it fixes one.
+    pub(crate) fn with_fixed_batch(&self, mut plan: Plan) -> Plan {
+        let b = self.benchmarks.iter().rev().find(|b| b.name == plan.name);
+        if let Some(k) = b.and_then(|b| b.batch) {
+            plan.batch = Some(k);
+        }
+        plan
     }
 
     /// Register `op(&p)`, one operation a call, as benchmark `name/p` for each parameter `p`
@@ -357,8 +408,8 @@ impl<'a> Suite<'a> {
         names.filter(|n| args.filters_select(n)).count()
     }
 
-    /// Each selected benchmark run once, as a test: `ok`, or `FAILED` with its panic's
-    /// message (or [`fail`]'s).
+    /// Each selected benchmark run once, as a test (one batch: of one operation, or of the
+    /// batch it fixes): `ok`, or `FAILED` with its panic's message (or [`fail`]'s).
     fn once(&mut self, selected: &[String], out: &mut dyn Write) -> std::io::Result<Outcome> {
         let mut outcome = Outcome::default();
         for b in self
@@ -366,7 +417,8 @@ impl<'a> Suite<'a> {
             .iter_mut()
             .filter(|b| selected.contains(&b.name))
         {
-            let ran = catch_unwind(AssertUnwindSafe(|| (b.work)(1)));
+            let k = b.batch.unwrap_or(1);
+            let ran = catch_unwind(AssertUnwindSafe(|| (b.work)(k)));
             match ran {
                 Ok(()) => writeln!(out, "bench {} ... ok", b.name)?,
                 Err(p) => {
@@ -410,12 +462,16 @@ impl<'a> Suite<'a> {
         Ok(plan)
     }
 
-    /// The meter of a benchmark measured with `plan`, and what it could not count.
+    /// The meter of a benchmark measured with `plan` (the time it tells, for one of manual
+    /// time), and what it could not count.
     pub(crate) fn meter(
         &mut self,
         plan: &Plan,
     ) -> Result<(Box<dyn Meter>, Vec<String>), BenchError> {
-        let (meter, warnings) = match &mut self.meter {
+        let b = self.benchmarks.iter().rev().find(|b| b.name == plan.name);
+        let manual = b.is_some_and(|b| b.manual);
+        let (meter, warnings): (Box<dyn Meter>, Vec<String>) = match &mut self.meter {
+            _ if manual => (Box::new(crate::ManualTime), Vec::new()),
             Some(make) => (make(), Vec::new()),
             None => default_meter(plan)?,
         };
@@ -487,7 +543,7 @@ impl<'a> Suite<'a> {
         let mut outcome = Outcome::default();
         for (i, name) in selected.iter().enumerate() {
             watch.start(name, (i + 1, selected.len()));
-            let named = plan.named(name);
+            let named = self.with_fixed_batch(plan.named(name));
             let (measured, probe) = crate::judge::probe::around(probing, || {
                 catch_unwind(AssertUnwindSafe(|| self.measure_one(&named, watch)))
             });

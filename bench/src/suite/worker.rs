@@ -107,6 +107,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let index = index.ok_or_else(|| std::format!("no benchmark named {name:?}"))?;
         let mut plan = self.suite.bench.plan.named(name);
         settings.apply(&mut plan)?;
+        let plan = self.suite.with_fixed_batch(plan);
         plan.check().map_err(|e| e.to_string())?;
         plan.apply_placement().map_err(|e| e.to_string())?;
         let (mut meter, warnings) = self.suite.meter(&plan).map_err(|e| e.to_string())?;

@@ -197,6 +197,68 @@ pub unsafe extern "C" fn picollo_suite_set_throughput(
     })
 }
 
+/// Fixes the operations of each batch of benchmark `name`, or where `param` is not NULL, of
+/// benchmark `name/param` (the last registered of that name), at `batch`, whatever
+/// `picollo_suite_set_config` and the command line say: `work` is then called with `k` =
+/// `batch` (its results say `batch N`; `--test` runs one batch of it), for a benchmark whose
+/// work must run in batches of its own size (Google Benchmark's `->Iterations(n)`). Strings NUL-terminated UTF-8. Errors:
+/// NULL `suite` or `name`; `INVALID_UTF8`; `INVALID_ARGUMENT` for a `batch` outside 1 to
+/// 2^24, or a name no benchmark of the suite has. ABI 1.29.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_batch(
+    suite: *mut picollo_suite,
+    name: *const c_char,
+    param: *const c_char,
+    batch: u64,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let name = try_str!(name)?;
+        let name = match param.is_null() {
+            true => name.to_string(),
+            false => Suite::param_name(name, &try_str!(param)?),
+        };
+        suite
+            .set_batch(&name, batch)
+            .map_err(|e| Failure::invalid(e.message))?;
+        Ok(())
+    })
+}
+
+/// Measures benchmark `name`, or where `param` is not NULL, benchmark `name/param` (the last
+/// registered of that name), by the time its work tells with `picollo_suite_set_iteration_time`
+/// instead of a clock (Google Benchmark's `->UseManualTime()`), here and as a worker; no perf
+/// counters are read for it. Strings NUL-terminated UTF-8. Errors: NULL `suite` or `name`;
+/// `INVALID_UTF8`; `INVALID_ARGUMENT` for a name no benchmark of the suite has. ABI 1.29.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_suite_set_manual_time(
+    suite: *mut picollo_suite,
+    name: *const c_char,
+    param: *const c_char,
+) -> picollo_status {
+    boundary!({
+        let suite = try_mut!(suite)?;
+        let name = try_str!(name)?;
+        let name = match param.is_null() {
+            true => name.to_string(),
+            false => Suite::param_name(name, &try_str!(param)?),
+        };
+        suite
+            .set_manual_time(&name)
+            .map_err(|e| Failure::invalid(e.message))?;
+        Ok(())
+    })
+}
+
+/// Adds `seconds` to the time of the batch running on this thread, which a benchmark of
+/// `picollo_suite_set_manual_time` reports as its time (the batch's sum, divided by its
+/// operations); outside such a batch it is dropped when the next starts. Errors:
+/// `INVALID_ARGUMENT` for a negative or non-finite time. ABI 1.29.
+#[no_mangle]
+pub extern "C" fn picollo_suite_set_iteration_time(seconds: f64) -> picollo_status {
+    boundary!({ picollo_bench::add_manual_time(seconds).map_err(Failure::invalid) })
+}
+
 /// Marks the benchmark running on this thread FAILED with `message` (copied; NULL: "the
 /// benchmark failed"), as a Rust benchmark's panic is: the suite stops it when its work
 /// returns, reports it with the message and goes on with the others (exit status 6). Call it
