@@ -21,12 +21,14 @@ namespace Picollo.Suites
     }
 
     /// <summary>A benchmark as found: its name, its parameter (null: none; the library names
-    /// it Name/Param), its work (k operations a call) and its throughput (null: none).</summary>
+    /// it Name/Param), its work (k operations a call), its method and its throughput (null:
+    /// none).</summary>
     internal sealed class Discovered
     {
         public string Name;
         public string Param;
         public Action<ulong> Work;
+        public MethodInfo Method;
         public string Unit;
         public ulong PerOperation;
     }
@@ -52,14 +54,14 @@ namespace Picollo.Suites
                 string name = attribute.Name ?? m.Name;
                 if (arguments.Count == 0)
                 {
-                    found.Add(Declared(new Discovered { Name = name, Work = WorkOf(m, instance, null) }, throughput, 1));
+                    found.Add(Declared(new Discovered { Name = name, Work = WorkOf(m, instance, null), Method = m }, throughput, 1));
                     continue;
                 }
                 foreach (ArgumentsAttribute a in arguments)
                 {
                     object value = Argument(m, a.Value);
                     string param = Convert.ToString(a.Value, System.Globalization.CultureInfo.InvariantCulture);
-                    var d = new Discovered { Name = name, Param = param, Work = WorkOf(m, instance, new[] { value }) };
+                    var d = new Discovered { Name = name, Param = param, Work = WorkOf(m, instance, new[] { value }), Method = m };
                     found.Add(Declared(d, throughput, throughput == null ? 1 : Whole(m, a.Value)));
                 }
             }

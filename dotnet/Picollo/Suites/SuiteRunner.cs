@@ -89,6 +89,8 @@ namespace Picollo.Suites
             try
             {
                 HostedBuilds(translated, scripts);
+                // A worker compiles each benchmark now, at a drawn offset (Placement.cs).
+                if (translated.Contains(Placement.WorkerFlag)) Placement.Place(benchmarks);
                 SuiteHandle made;
                 try { made = Make(name, assembly, options ?? new BenchOptions(), benchmarks, callbacks); }
                 catch (SuiteUsageException e)
