@@ -89,10 +89,13 @@ namespace Picollo.Suites
             try
             {
                 HostedBuilds(translated, scripts);
-                // A worker compiles each benchmark now, at a drawn offset (Placement.cs).
-                if (translated.Contains(Placement.WorkerFlag)) Placement.Place(benchmarks);
                 SuiteHandle made;
-                try { made = Make(name, assembly, options ?? new BenchOptions(), benchmarks, callbacks); }
+                try
+                {
+                    // A worker compiles each benchmark now, at a drawn offset (Placement.cs).
+                    if (translated.Contains(Placement.WorkerFlag)) Placement.Place(benchmarks);
+                    made = Make(name, assembly, options ?? new BenchOptions(), benchmarks, callbacks);
+                }
                 catch (SuiteUsageException e)
                 {
                     Console.Error.WriteLine("error: " + e.Message);
