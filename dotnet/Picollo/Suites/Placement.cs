@@ -30,7 +30,7 @@ namespace Picollo.Suites
         internal const string Variable = "PICOLLO_SUITE_CODE_PAD";
 
         /// <summary>Compiles each of <paramref name="benchmarks"/> (its method and the loop
-        /// the suite wraps it in) right after a throwaway method of a drawn count of steps.
+        /// the suite calls it from, where there is one) right after a throwaway method of a drawn count of steps.
         /// A bad <see cref="Variable"/> throws <see cref="SuiteUsageException"/>.</summary>
         internal static void Place(List<Discovered> benchmarks)
         {
@@ -46,7 +46,7 @@ namespace Picollo.Suites
                 int steps = fixedSteps >= 0 ? fixedSteps : draw.Next(MostSteps + 1);
                 Pad(module, "Pad" + i, steps)(1); // compiled and run: its code is now placed
                 Compile(benchmarks[i].Method);
-                Compile(benchmarks[i].Work.Method);
+                if (benchmarks[i].Loop != null) Compile(benchmarks[i].Loop);
             }
         }
 
@@ -60,11 +60,9 @@ namespace Picollo.Suites
             return steps;
         }
 
-        /// <summary>The method's code, compiled now where it is not yet (a generic method
-        /// left open is compiled at its first call, wherever that lands).</summary>
+        /// <summary>The method's code, compiled now where it is not yet.</summary>
         static void Compile(MethodInfo m)
         {
-            if (m.ContainsGenericParameters || m.DeclaringType.ContainsGenericParameters) return;
             m.MethodHandle.GetFunctionPointer();
         }
 
