@@ -46,7 +46,7 @@ namespace Picollo.Suites
                 int steps = fixedSteps >= 0 ? fixedSteps : draw.Next(MostSteps + 1);
                 Pad(module, "Pad" + i, steps)(1); // compiled and run: its code is now placed
                 Compile(benchmarks[i].Method);
-                if (benchmarks[i].Loop != null) Compile(benchmarks[i].Loop);
+                Compile(benchmarks[i].Loop);
             }
         }
 
@@ -60,9 +60,11 @@ namespace Picollo.Suites
             return steps;
         }
 
-        /// <summary>The method's code, compiled now where it is not yet.</summary>
+        /// <summary>The method's code, compiled now where it is not yet (none given, or one
+        /// of a type left generic, is compiled at its first call, wherever that lands).</summary>
         static void Compile(MethodInfo m)
         {
+            if (m == null || m.ContainsGenericParameters || m.DeclaringType.ContainsGenericParameters) return;
             m.MethodHandle.GetFunctionPointer();
         }
 
