@@ -11,6 +11,7 @@ using System;
 using System.Collections.Generic;
 using System.Reflection;
 using System.Reflection.Emit;
+using System.Runtime.CompilerServices;
 
 namespace Picollo.Suites
 {
@@ -20,8 +21,9 @@ namespace Picollo.Suites
         /// <summary>The flag a build's worker process is started with.</summary>
         internal const string WorkerFlag = "--picollo-worker";
 
-        /// <summary>The most IL steps of a throwaway method: under mono 6.8 (x64) a step is
-        /// 17 bytes of code, so the draw spans several 64-byte blocks.</summary>
+        /// <summary>The most IL steps of a throwaway method: under mono 6.8 (x64) a step is a
+        /// little over 16 bytes of code (counts 0, 1, 2, 3 put the next method 0, 16, 32, 48
+        /// bytes on, modulo 64), so the draw spans about 16 blocks of 64 bytes.</summary>
         internal const int MostSteps = 63;
 
         /// <summary>The variable that fixes the count of steps (0 to <see cref="MostSteps"/>)
@@ -30,8 +32,9 @@ namespace Picollo.Suites
         internal const string Variable = "PICOLLO_SUITE_CODE_PAD";
 
         /// <summary>Compiles each of <paramref name="benchmarks"/> (its method and the loop
-        /// the suite calls it from, where there is one) right after a throwaway method of a drawn count of steps.
-        /// A bad <see cref="Variable"/> throws <see cref="SuiteUsageException"/>.</summary>
+        /// the suite calls it from, where there is one) right after a throwaway method of a
+        /// drawn count of steps. A bad <see cref="Variable"/> throws
+        /// <see cref="SuiteUsageException"/>.</summary>
         internal static void Place(List<Discovered> benchmarks)
         {
             string given = Environment.GetEnvironmentVariable(Variable);
@@ -39,7 +42,7 @@ namespace Picollo.Suites
             // Guid: fresh in each process, where a clock's ticks may repeat between two
             // workers started together.
             var draw = new Random(Guid.NewGuid().GetHashCode());
-            ModuleBuilder module = AppDomain.CurrentDomain.DefineDynamicAssembly(
+            ModuleBuilder module = AssemblyBuilder.DefineDynamicAssembly(
                 new AssemblyName("PicolloPlacement"), AssemblyBuilderAccess.Run).DefineDynamicModule("PicolloPlacement");
             for (int i = 0; i < benchmarks.Count; i++)
             {
@@ -61,10 +64,13 @@ namespace Picollo.Suites
         }
 
         /// <summary>The method's code, compiled now where it is not yet (none given, or one
-        /// of a type left generic, is compiled at its first call, wherever that lands).</summary>
+        /// of a type left generic, is compiled at its first call, wherever that lands).
+        /// Mono compiles for the function pointer; .NET for PrepareMethod, where the pointer
+        /// may be a stub's.</summary>
         static void Compile(MethodInfo m)
         {
             if (m == null || m.ContainsGenericParameters || m.DeclaringType.ContainsGenericParameters) return;
+            RuntimeHelpers.PrepareMethod(m.MethodHandle);
             m.MethodHandle.GetFunctionPointer();
         }
 
