@@ -3,8 +3,8 @@
 # (dotnet/Picollo/Suites/Placement.cs). The sample (placement_sample.cs) runs --against
 # itself, 6 worker processes a side, each writing where its benchmark's code starts, modulo
 # 64. Drawn, the places must not all be one: under mono 6.8 (x64) each count of the draw
-# (0 to 63) puts the code on one of the 4 places a 16-byte-aligned entry can take, 16, 17,
-# 16 and 15 of the counts on each, so n workers (10 at least of the 12 must have written)
+# (0 to 63) puts the code on one of the 4 places a 16-byte-aligned entry can take, 17, 16,
+# 15 and 16 of the counts on each, so n workers (10 at least of the 12 must have written)
 # all land on one place with probability at most 0.27^(n-1) < 1e-5. A count fixed by
 # PICOLLO_SUITE_CODE_PAD that is not one (or out of range) stops the workers with its name.
 # Called by c-tests/csharp/run.sh.
