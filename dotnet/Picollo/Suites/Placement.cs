@@ -70,8 +70,16 @@ namespace Picollo.Suites
         static void Compile(MethodInfo m)
         {
             if (m == null || m.ContainsGenericParameters || m.DeclaringType.ContainsGenericParameters) return;
-            RuntimeHelpers.PrepareMethod(m.MethodHandle);
-            m.MethodHandle.GetFunctionPointer();
+            try
+            {
+                RuntimeHelpers.PrepareMethod(m.MethodHandle);
+                m.MethodHandle.GetFunctionPointer();
+            }
+            catch (Exception)
+            {
+                // A type that cannot be initialized (a static constructor that throws): left
+                // to its first call, where the error fails the benchmark as it would unplaced.
+            }
         }
 
         /// <summary>A method of <paramref name="steps"/> dependent steps on its argument, in
