@@ -12,7 +12,8 @@
 # nuget.sh makes (runtimes/linux-x64/native/ and runtimes/linux-arm64/native/, the glibc 2.17
 # builds of scripts/cross.sh) and checks. suite.sh runs the sample suite of [Benchmark]
 # methods (suite_sample.cs) as a program, and bdn.sh a class written for BenchmarkDotNet
-# (bdn_sample.cs). Where a .NET SDK is on PATH it also builds the
+# (bdn_sample.cs); placement.sh checks that each worker process of a suite places its JIT code
+# at a drawn offset. Where a .NET SDK is on PATH it also builds the
 # projects and runs the tests with `dotnet run`. Needs python3 and cargo; installs cc, mcs,
 # mono and cargo-c where missing (scripts/needs.sh).
 set -euo pipefail
@@ -160,6 +161,8 @@ done
 
 # The suite (Picollo.Suites): the sample program as its users run it (suite.sh).
 bash "$here/suite.sh" "$build" "$lib"
+# Each worker's JIT code at a drawn offset (placement.sh).
+bash "$here/placement.sh" "$build" "$lib"
 # A suite written for BenchmarkDotNet (Picollo.BenchmarkDotNet): bdn.sh.
 bash "$here/bdn.sh" "$build" "$lib"
 

@@ -139,6 +139,8 @@ namespace Picollo.BenchmarkDotNet.Running
             {
                 Name = c.FullName,
                 Work = invoker.WorkOf(c),
+                Method = c.Method, // a worker compiles it, and the loop, at a drawn place
+                Loop = invoker.WorkOf(c).Method,
                 Unit = c.OperationsPerInvoke > 1 ? "elements" : null,
                 PerOperation = (ulong)Math.Max(c.OperationsPerInvoke, 1),
             }).ToList();

@@ -21,12 +21,15 @@ namespace Picollo.Suites
     }
 
     /// <summary>A benchmark as found: its name, its parameter (null: none; the library names
-    /// it Name/Param), its work (k operations a call) and its throughput (null: none).</summary>
+    /// it Name/Param), its work (k operations a call), its method, the loop the suite calls it
+    /// from (null: none, the batch form called as it is) and its throughput (null: none).</summary>
     internal sealed class Discovered
     {
         public string Name;
         public string Param;
         public Action<ulong> Work;
+        public MethodInfo Method;
+        public MethodInfo Loop;
         public string Unit;
         public ulong PerOperation;
     }
@@ -52,14 +55,14 @@ namespace Picollo.Suites
                 string name = attribute.Name ?? m.Name;
                 if (arguments.Count == 0)
                 {
-                    found.Add(Declared(new Discovered { Name = name, Work = WorkOf(m, instance, null) }, throughput, 1));
+                    found.Add(Declared(new Discovered { Name = name, Work = WorkOf(m, instance, null), Method = m, Loop = LoopOf(m, null) }, throughput, 1));
                     continue;
                 }
                 foreach (ArgumentsAttribute a in arguments)
                 {
                     object value = Argument(m, a.Value);
                     string param = Convert.ToString(a.Value, System.Globalization.CultureInfo.InvariantCulture);
-                    var d = new Discovered { Name = name, Param = param, Work = WorkOf(m, instance, new[] { value }) };
+                    var d = new Discovered { Name = name, Param = param, Work = WorkOf(m, instance, new[] { value }), Method = m, Loop = LoopOf(m, new[] { value }) };
                     found.Add(Declared(d, throughput, throughput == null ? 1 : Whole(m, a.Value)));
                 }
             }
@@ -145,8 +148,7 @@ namespace Picollo.Suites
             if (r == typeof(void))
             {
                 if (batch) return (Action<ulong>)Delegate.CreateDelegate(typeof(Action<ulong>), target, m);
-                var op = (Action)Delegate.CreateDelegate(typeof(Action), target, m);
-                return k => { for (ulong i = 0; i < k; i++) op(); };
+                return Loop((Action)Delegate.CreateDelegate(typeof(Action), target, m));
             }
             Type shape = batch ? typeof(Func<,>).MakeGenericType(typeof(ulong), r) : typeof(Func<>).MakeGenericType(r);
             Delegate f = Delegate.CreateDelegate(shape, target, m);
@@ -169,6 +171,30 @@ namespace Picollo.Suites
             Type[] types = none ? new[] { a } : new[] { a, r };
             MethodInfo loop = typeof(Discovery).GetMethod(helper, BindingFlags.NonPublic | BindingFlags.Static);
             return (Action<ulong>)loop.MakeGenericMethod(types).Invoke(null, new[] { f, value });
+        }
+
+        /// <summary>The method of the loop <see cref="Bind"/> wraps <paramref name="m"/> in
+        /// (given <paramref name="argument"/>, as <see cref="WorkOf"/> is), null where the
+        /// suite calls the method itself: the same helper's loop around no delegate, made for
+        /// its method alone (a placement compiles it before any run, Placement.cs).</summary>
+        internal static MethodInfo LoopOf(MethodInfo m, object[] argument)
+        {
+            Type r = m.ReturnType;
+            bool none = r == typeof(void);
+            bool batch = m.GetParameters().Length == (argument == null ? 1 : 2);
+            if (argument == null && none) return batch ? null : Loop(null).Method;
+            Type a = argument == null ? null : m.GetParameters()[0].ParameterType;
+            Type[] types = a == null ? new[] { r } : none ? new[] { a } : new[] { a, r };
+            string helper = (a == null ? "" : none ? "Run" : "Keep") + (batch ? "Batch" : "Each");
+            MethodInfo loop = typeof(Discovery).GetMethod(helper, BindingFlags.NonPublic | BindingFlags.Static);
+            object[] inputs = a == null ? new object[] { null } : new[] { null, argument[0] };
+            return ((Action<ulong>)loop.MakeGenericMethod(types).Invoke(null, inputs)).Method;
+        }
+
+        /// <summary>The no-argument form's loop around a method that returns nothing.</summary>
+        static Action<ulong> Loop(Action op)
+        {
+            return k => { for (ulong i = 0; i < k; i++) op(); };
         }
 
         static Action<ulong> RunEach<A>(Action<A> op, A value)

@@ -90,7 +90,12 @@ namespace Picollo.Suites
             {
                 HostedBuilds(translated, scripts);
                 SuiteHandle made;
-                try { made = Make(name, assembly, options ?? new BenchOptions(), benchmarks, callbacks); }
+                try
+                {
+                    // A worker compiles each benchmark now, at a drawn offset (Placement.cs).
+                    if (translated.Contains(Placement.WorkerFlag)) Placement.Place(benchmarks);
+                    made = Make(name, assembly, options ?? new BenchOptions(), benchmarks, callbacks);
+                }
                 catch (SuiteUsageException e)
                 {
                     Console.Error.WriteLine("error: " + e.Message);
