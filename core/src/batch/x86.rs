@@ -46,9 +46,11 @@ fn has_avx512() -> bool {
 #[cfg(feature = "std")]
 extern crate std;
 
-/// The offsets of `values` into `out` on `path`, which this CPU runs; the tail shorter
-/// than a vector goes the portable way.
-pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) {
+/// A value slice and its output cut where the last whole vector of `path`'s lanes ends
+/// (8 for AVX-512, else 4): the body goes the vector way, the tail the portable way.
+type Cut<'a, T> = ((&'a [T], &'a mut [u64]), (&'a [T], &'a mut [u64]));
+
+fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a, T> {
     let lanes = match path {
         BatchPath::Avx512 => 8,
         _ => 4,
@@ -56,6 +58,13 @@ pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]
     let whole = values.len() / lanes * lanes;
     let (body, tail) = values.split_at(whole);
     let (out_body, out_tail) = out.split_at_mut(whole);
+    ((body, out_body), (tail, out_tail))
+}
+
+/// The offsets of `values` into `out` on `path`, which this CPU runs; the tail shorter
+/// than a vector goes the portable way.
+pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) {
+    let ((body, out_body), (tail, out_tail)) = split(path, values, out);
     match path {
         // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
         // as each other, and the function reads and writes within them.
@@ -129,13 +138,7 @@ unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) {
 /// The gates of `values` into `out` on `path`, which this CPU runs (see [`Gates::fill`]).
 #[cfg(picollo_float)]
 pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64]) {
-    let lanes = match path {
-        BatchPath::Avx512 => 8,
-        _ => 4,
-    };
-    let whole = values.len() / lanes * lanes;
-    let (body, tail) = values.split_at(whole);
-    let (out_body, out_tail) = out.split_at_mut(whole);
+    let ((body, out_body), (tail, out_tail)) = split(path, values, out);
     match path {
         // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
         // as each other, and the function reads and writes within them.

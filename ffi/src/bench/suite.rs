@@ -184,16 +184,27 @@ pub unsafe extern "C" fn picollo_suite_set_throughput(
 ) -> picollo_status {
     boundary!({
         let suite = try_mut!(suite)?;
-        let (name, unit) = (try_str!(name)?, try_str!(unit)?);
-        let name = match param.is_null() {
-            true => name.to_string(),
-            false => Suite::param_name(name, &try_str!(param)?),
-        };
+        // SAFETY: the caller promises `name` and `param` are NULL or NUL-terminated strings.
+        let name = unsafe { benchmark_name(name, param) }?;
+        let unit = try_str!(unit)?;
         let t = Throughput::parse(unit, per_operation).map_err(Failure::invalid)?;
         suite
             .set_throughput(&name, t)
             .map_err(|e| Failure::invalid(e.message))?;
         Ok(())
+    })
+}
+
+/// The benchmark `name` names, or where `param` is not NULL, `name/param` (the name the
+/// library forms for a parameter's benchmark).
+///
+/// # Safety
+/// `name` and `param` are NULL or NUL-terminated strings.
+unsafe fn benchmark_name(name: *const c_char, param: *const c_char) -> Result<String, Failure> {
+    let name = try_str!(name)?;
+    Ok(match param.is_null() {
+        true => name.to_string(),
+        false => Suite::param_name(name, &try_str!(param)?),
     })
 }
 
@@ -213,11 +224,8 @@ pub unsafe extern "C" fn picollo_suite_set_batch(
 ) -> picollo_status {
     boundary!({
         let suite = try_mut!(suite)?;
-        let name = try_str!(name)?;
-        let name = match param.is_null() {
-            true => name.to_string(),
-            false => Suite::param_name(name, &try_str!(param)?),
-        };
+        // SAFETY: the caller promises `name` and `param` are NULL or NUL-terminated strings.
+        let name = unsafe { benchmark_name(name, param) }?;
         suite
             .set_batch(&name, batch)
             .map_err(|e| Failure::invalid(e.message))?;
@@ -238,11 +246,8 @@ pub unsafe extern "C" fn picollo_suite_set_manual_time(
 ) -> picollo_status {
     boundary!({
         let suite = try_mut!(suite)?;
-        let name = try_str!(name)?;
-        let name = match param.is_null() {
-            true => name.to_string(),
-            false => Suite::param_name(name, &try_str!(param)?),
-        };
+        // SAFETY: the caller promises `name` and `param` are NULL or NUL-terminated strings.
+        let name = unsafe { benchmark_name(name, param) }?;
         suite
             .set_manual_time(&name)
             .map_err(|e| Failure::invalid(e.message))?;
