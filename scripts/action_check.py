@@ -219,6 +219,8 @@ def main() -> int:
     check_workflows(scratch)
     check_runs(scratch)
     print(f"action: {len(failures)} failed")
+    for what in failures:
+        print(f"action: FAILED: {what}")
     return 1 if failures else 0
 
 

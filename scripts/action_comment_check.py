@@ -155,6 +155,8 @@ def main() -> int:
     check_helpers()
     check_comment_api(FakeApi(), Path(tempfile.mkdtemp(prefix="action-comment-")))
     print(f"action: {len(failures)} failed")
+    for what in failures:
+        print(f"action: FAILED: {what}")
     return 1 if failures else 0
 
 

@@ -423,6 +423,8 @@ def main() -> int:
     print(f"action suite: the action's own time beyond both builds and the comparison, "
           f"per job: {', '.join(f'{s:.1f}' for s in spent)} s")
     print(f"action suite: {len(failures)} failed")
+    for what in failures:
+        print(f"action suite: FAILED: {what}")
     return 1 if failures else 0
 
 
