@@ -77,17 +77,19 @@ class _Series:
 class PicolloAggregation(ExponentialBucketHistogramAggregation):
     """A View aggregation for Histogram instruments that keeps each attribute set's values
     in a Picollo histogram: ``relative_error`` in ``lowest ..= highest`` (in the
-    instrument's unit; outside, the end buckets), values kept as integers of ``resolution``.
+    instrument's unit; outside, the end buckets), values kept as integers of
+    ``1 / unit_ratio`` (1e9: nanoseconds of a second).
     Negative values are dropped by the SDK's Histogram before they get here; NaN is dropped
     and counted (`dropped`). One aggregation may serve several instruments (a View that
     matches several names): `histograms` keys by instrument name and attributes."""
 
     def __init__(self, relative_error: float = 0.01, *, lowest: float = 1e-6,
-                 highest: float = 1e3, resolution: float = 1e-9):
+                 highest: float = 1e3, unit_ratio: float = 1e9):
         super().__init__()
-        if not (resolution > 0 and math.isfinite(resolution)):
-            raise ValueError(f"resolution must be a positive number, not {resolution!r}")
-        self._ratio = 1.0 / resolution
+        if not (isinstance(unit_ratio, (int, float)) and math.isfinite(unit_ratio)
+                and unit_ratio > 0):
+            raise ValueError(f"unit_ratio must be a positive number, not {unit_ratio!r}")
+        self._ratio = float(unit_ratio)
         self._relative_error = relative_error
         self._range = (round(lowest * self._ratio), round(highest * self._ratio))
         self._new_histogram().close()  # refuses a bad layout with the library's reason
@@ -108,7 +110,7 @@ class PicolloAggregation(ExponentialBucketHistogramAggregation):
 
     def histograms(self) -> dict[tuple, Histogram]:
         """``(instrument name, sorted attribute pairs) -> picollo.Histogram`` of everything
-        recorded so far (values in units of the resolution)."""
+        recorded so far (values in units of ``1 / unit_ratio``)."""
         with self._lock:
             return {k: s.whole() for k, s in self._series.items()}
 

@@ -10,7 +10,8 @@ serves them to Prometheus as native histograms.
 
 Each label set records into its own `picollo.Histogram` in the interlocked mode (any number
 of threads observe at once; every value counts once). Values are kept as integers of
-``resolution`` (default 1 ns of a second) in ``lowest ..= highest`` at ``relative_error``;
+``1 / unit_ratio`` (default 1e9: nanoseconds of a second) in ``lowest ..= highest`` at
+``relative_error``;
 the text formats expose classic buckets at bucket boundaries of that layout (at most
 ``classic_buckets`` of them), the protobuf format a native histogram written by libpicollo
 (with the same classic buckets beside it).
@@ -80,8 +81,8 @@ class Histogram:
 
     Picollo's layout: ``relative_error`` of every value in ``lowest ..= highest`` (in the
     exposed unit; values outside count in the end buckets), kept as integers of
-    ``resolution``; ``lowest / resolution`` must be at least ``1 / relative_error`` for the
-    relative error to hold down to ``lowest``. Classic buckets: the explicit ``buckets``
+    ``1 / unit_ratio`` (1e9: nanoseconds); ``lowest * unit_ratio`` must be at least
+    ``1 / relative_error`` for the rounding to stay within the relative error. Classic buckets: the explicit ``buckets``
     (prometheus_client's argument; counts at them are those of the layout's bucket holding
     each bound), or by default the layout's own boundaries at the finest coarser relative
     error that gives at most ``classic_buckets`` bounds over the range (every count exact;
@@ -92,14 +93,15 @@ class Histogram:
     def __init__(self, name: str, documentation: str, labelnames: Iterable[str] = (),
                  namespace: str = "", subsystem: str = "", unit: str = "",
                  registry: Any = _DEFAULT, *, relative_error: float = 0.01,
-                 lowest: float = 1e-6, highest: float = 1e3, resolution: float = 1e-9,
+                 lowest: float = 1e-6, highest: float = 1e3, unit_ratio: float = 1e9,
                  classic_buckets: int = 40, buckets: Optional[Sequence[float]] = None):
         self._name = _full_name(name, namespace, subsystem, unit)
         self._documentation = documentation
         self._labelnames = tuple(labelnames)
-        if not (resolution > 0 and math.isfinite(resolution)):
-            raise ValueError(f"resolution must be a positive number, not {resolution!r}")
-        self._ratio = 1.0 / resolution
+        if not (isinstance(unit_ratio, (int, float)) and math.isfinite(unit_ratio)
+                and unit_ratio > 0):
+            raise ValueError(f"unit_ratio must be a positive number, not {unit_ratio!r}")
+        self._ratio = float(unit_ratio)
         self._range = (self._units(lowest), self._units(highest))
         self._relative_error = relative_error
         empty = self._new_histogram()  # refuses a bad layout with the library's reason
@@ -118,7 +120,7 @@ class Histogram:
                         max=self._range[1], mode="interlocked")
 
     def _units(self, amount: Any) -> int:
-        """``amount`` as integer units of the resolution; ValueError for NaN, ±∞, < 0."""
+        """``amount`` as integer units (``amount * unit_ratio``, rounded); ValueError for NaN, ±∞, < 0."""
         if isinstance(amount, bool) or not isinstance(amount, (int, float)):
             try:
                 amount = float(amount)
@@ -200,7 +202,7 @@ class Histogram:
     # --- the collector -----------------------------------------------------------------
 
     def histograms(self) -> dict[tuple[str, ...], _Picollo]:
-        """The Picollo histogram of each label set (values in units of the resolution)."""
+        """The Picollo histogram of each label set (values in units of ``1 / unit_ratio``)."""
         return {k: c.histogram for k, c in list(self._children.items())}
 
     def _family(self, with_samples: bool) -> Any:
