@@ -201,6 +201,20 @@ class Histogram:
 
     # --- the collector -----------------------------------------------------------------
 
+    @property
+    def classic_coarse(self) -> Optional[float]:
+        """The relative error at which the classic bounds are the layout's boundaries (None
+        with explicit ``buckets``)."""
+        return self._classic.get("coarse")
+
+    def exposed_buckets(self, *labelvalues: Any) -> Any:
+        """The classic buckets (``le``, cumulative count) and sum this series exposes now,
+        as `picollo.metrics.PrometheusBuckets`."""
+        child = self._children.get(tuple(str(v) for v in labelvalues))
+        if child is None:
+            raise KeyError(f"{self._name} has no series {list(labelvalues)}")
+        return prometheus_buckets(child.histogram, **self._classic)
+
     def histograms(self) -> dict[tuple[str, ...], _Picollo]:
         """The Picollo histogram of each label set (values in units of ``1 / unit_ratio``)."""
         return {k: c.histogram for k, c in list(self._children.items())}
@@ -211,7 +225,7 @@ class Histogram:
         family = _native_family()(self._name, self._documentation, labels=self._labelnames)
         family.native_body = self.native_body
         for key, child in (list(self._children.items()) if with_samples else ()):
-            b = prometheus_buckets(child.histogram, **self._classic)
+            b = self.exposed_buckets(*key)
             family.add_metric(list(key), [(floatToGoString(le), c) for le, c in b.buckets],
                               b.sum)
         return family
@@ -225,7 +239,7 @@ class Histogram:
     def native_body(self) -> bytes:
         """The protobuf exposition of this family: one delimited MetricFamily with a native
         histogram (and the classic buckets) per label set, each written by libpicollo."""
-        classic = self._classic.get("coarse")
+        classic = self.classic_coarse
         metrics = []
         for key, child in list(self._children.items()):
             body = to_prometheus_native(child.histogram, self._name,

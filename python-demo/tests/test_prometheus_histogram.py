@@ -193,7 +193,7 @@ def test_the_protobuf_family_holds_the_librarys_native_histogram_per_series(regi
         # The library's answer for this histogram alone (same options).
         (alone,) = native_reader.families(to_prometheus_native(
             picollo, "rpc_latency_seconds", labels=labels, unit_ratio=1e9,
-            classic_coarse=h._classic["coarse"]))
+            classic_coarse=h.classic_coarse))
         assert native == alone.metrics[0][1]
         assert native.count == 3_000 and native.classic
 
