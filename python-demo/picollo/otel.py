@@ -7,7 +7,8 @@ aggregation.
 >>> aggregation = PicolloAggregation(relative_error=0.01)          # seconds, 1 ns .. 1000 s
 >>> provider = MeterProvider(metric_readers=[reader],
 ...                          views=[View(instrument_name="rpc.latency", aggregation=aggregation)])
->>> provider.get_meter("api").create_histogram("rpc.latency", unit="s").record(0.0042, {"method": "get"})
+>>> latency = provider.get_meter("api").create_histogram("rpc.latency", unit="s")
+>>> latency.record(0.0042, {"method": "get"})
 >>> aggregation.histograms()       # {("rpc.latency", (("method", "get"),)): picollo.Histogram}
 
 Every attribute set's measurements land in its own `picollo.Histogram` (interlocked mode:
@@ -31,6 +32,7 @@ import math
 import threading
 from typing import Any, Optional
 
+from ._convert import positive, scaled
 from .histogram import Histogram
 
 try:
@@ -64,7 +66,6 @@ class _Series:
     def __init__(self, aggregation: "PicolloAggregation"):
         self.live = aggregation._new_histogram()
         self.taken: Optional[Histogram] = None
-        self.dropped = 0
 
     def whole(self) -> Histogram:
         if self.taken is None:
@@ -79,19 +80,17 @@ class PicolloAggregation(ExponentialBucketHistogramAggregation):
     in a Picollo histogram: ``relative_error`` in ``lowest ..= highest`` (in the
     instrument's unit; outside, the end buckets), values kept as integers of
     ``1 / unit_ratio`` (1e9: nanoseconds of a second).
-    Negative values are dropped by the SDK's Histogram before they get here; NaN is dropped
-    and counted (`dropped`). One aggregation may serve several instruments (a View that
+    Negative and non-finite values are dropped by the SDK's Histogram before they get here
+    (it logs why). One aggregation may serve several instruments (a View that
     matches several names): `histograms` keys by instrument name and attributes."""
 
     def __init__(self, relative_error: float = 0.01, *, lowest: float = 1e-6,
                  highest: float = 1e3, unit_ratio: float = 1e9):
         super().__init__()
-        if not (isinstance(unit_ratio, (int, float)) and math.isfinite(unit_ratio)
-                and unit_ratio > 0):
-            raise ValueError(f"unit_ratio must be a positive number, not {unit_ratio!r}")
-        self._ratio = float(unit_ratio)
+        self._ratio = positive(unit_ratio, "unit_ratio")
         self._relative_error = relative_error
-        self._range = (round(lowest * self._ratio), round(highest * self._ratio))
+        self._range = (scaled(lowest, self._ratio, "lowest"),
+                       scaled(highest, self._ratio, "highest"))
         self._new_histogram().close()  # refuses a bad layout with the library's reason
         self._lock = threading.Lock()
         self._series: dict[tuple, _Series] = {}
@@ -114,12 +113,6 @@ class PicolloAggregation(ExponentialBucketHistogramAggregation):
         with self._lock:
             return {k: s.whole() for k, s in self._series.items()}
 
-    @property
-    def dropped(self) -> int:
-        """Measurements left out (NaN)."""
-        with self._lock:
-            return sum(s.dropped for s in self._series.values())
-
     def _create_aggregation(self, instrument: Any, attributes: Any, reservoir_factory: Any,
                             start_time_unix_nano: int) -> Any:
         return _PicolloPoints(self, instrument, attributes, reservoir_factory,
@@ -141,12 +134,8 @@ class _PicolloPoints(_ExponentialBucketHistogramAggregation):
         self._since = start_time_unix_nano
 
     def aggregate(self, measurement: Any, should_sample_exemplar: bool = True) -> None:
-        value = measurement.value
-        if math.isnan(value):
-            self._picollo.dropped += 1
-            return
-        self._picollo.live.record(min(round(value * self._owner._ratio), 2**64 - 1)
-                                  if value < math.inf else 2**64 - 1)
+        # The SDK's Histogram has dropped negative and non-finite values (and logged why).
+        self._picollo.live.record(scaled(measurement.value, self._owner._ratio, "a measurement"))
 
     def collect(self, collection_aggregation_temporality: Any,
                 collection_start_nano: int) -> Optional[ExponentialHistogramDataPoint]:

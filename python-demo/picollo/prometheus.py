@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Optional
 
 from . import _protobuf
+from ._convert import positive, scaled
 from .histogram import Histogram as _Picollo
 from .metrics import PROMETHEUS_PROTOBUF_CONTENT_TYPE, prometheus_buckets, to_prometheus_native
 
@@ -81,13 +82,14 @@ class Histogram:
 
     Picollo's layout: ``relative_error`` of every value in ``lowest ..= highest`` (in the
     exposed unit; values outside count in the end buckets), kept as integers of
-    ``1 / unit_ratio`` (1e9: nanoseconds); ``lowest * unit_ratio`` must be at least
-    ``1 / relative_error`` for the rounding to stay within the relative error. Classic buckets: the explicit ``buckets``
-    (prometheus_client's argument; counts at them are those of the layout's bucket holding
-    each bound), or by default the layout's own boundaries at the finest coarser relative
-    error that gives at most ``classic_buckets`` bounds over the range (every count exact;
-    the bounds the same at every scrape). ``observe`` refuses NaN, infinities, negative
-    values and exemplars with a ValueError.
+    ``1 / unit_ratio`` (1e9: nanoseconds); ``lowest * unit_ratio`` should be at least
+    ``1 / relative_error`` for the rounding to stay within the relative error.
+
+    Classic buckets: the explicit ``buckets`` (prometheus_client's argument; the count at a
+    bound is that of the layout's bucket holding it), or by default the layout's own
+    boundaries at the finest coarser relative error that gives at most ``classic_buckets``
+    bounds over the range (every count exact; the bounds the same at every scrape).
+    ``observe`` refuses NaN, infinities, negative values and exemplars with a ValueError.
     """
 
     def __init__(self, name: str, documentation: str, labelnames: Iterable[str] = (),
@@ -98,11 +100,9 @@ class Histogram:
         self._name = _full_name(name, namespace, subsystem, unit)
         self._documentation = documentation
         self._labelnames = tuple(labelnames)
-        if not (isinstance(unit_ratio, (int, float)) and math.isfinite(unit_ratio)
-                and unit_ratio > 0):
-            raise ValueError(f"unit_ratio must be a positive number, not {unit_ratio!r}")
-        self._ratio = float(unit_ratio)
-        self._range = (self._units(lowest), self._units(highest))
+        self._ratio = positive(unit_ratio, "unit_ratio")
+        self._range = (scaled(lowest, self._ratio, "lowest"),
+                       scaled(highest, self._ratio, "highest"))
         self._relative_error = relative_error
         empty = self._new_histogram()  # refuses a bad layout with the library's reason
         # The library's name and label rules (one check for the text and protobuf writers).
@@ -120,16 +120,8 @@ class Histogram:
                         max=self._range[1], mode="interlocked")
 
     def _units(self, amount: Any) -> int:
-        """``amount`` as integer units (``amount * unit_ratio``, rounded); ValueError for NaN, ±∞, < 0."""
-        if isinstance(amount, bool) or not isinstance(amount, (int, float)):
-            try:
-                amount = float(amount)
-            except (TypeError, ValueError):
-                raise TypeError(f"a histogram observes real numbers, not "
-                                f"{type(amount).__name__}") from None
-        if not math.isfinite(amount) or amount < 0:
-            raise ValueError(f"{self._name} observes finite values >= 0, not {amount!r}")
-        return min(round(amount * self._ratio), 2**64 - 1)
+        """``amount * unit_ratio``, rounded; ValueError for NaN, ±∞ and negative values."""
+        return scaled(amount, self._ratio, f"{self._name}: an observed amount")
 
     def _classic_options(self, empty: _Picollo, buckets: Optional[Sequence[float]],
                          most: int) -> dict[str, Any]:

@@ -128,9 +128,10 @@ def test_bad_input_is_refused_with_the_rule(registry):
     h = Histogram("bad_seconds", "bad", ["method"], registry=registry)
     child = h.labels("get")
     for value in (math.nan, math.inf, -1e-3):
-        with pytest.raises(ValueError, match="observes finite values >= 0"):
+        with pytest.raises(ValueError, match="bad_seconds: an observed amount must be "
+                                             "finite and >= 0"):
             child.observe(value)
-    with pytest.raises(TypeError, match="real numbers, not str"):
+    with pytest.raises(TypeError, match="must be a real number, not str"):
         child.observe("fast")
     with pytest.raises(ValueError, match="keeps no exemplars"):
         child.observe(0.1, {"trace_id": "abc"})
@@ -148,6 +149,8 @@ def test_bad_input_is_refused_with_the_rule(registry):
         Histogram("bad name", "x", registry=None)
     with pytest.raises(InvalidArgumentError, match="labels"):
         Histogram("x_seconds", "x", ["le"], registry=None)
+    with pytest.raises(ValueError, match="unit_ratio must be a positive number"):
+        Histogram("u_seconds", "u", registry=None, unit_ratio=0)
     with pytest.raises(ValueError, match="classic_buckets must be a positive int"):
         Histogram("y_seconds", "y", registry=None, classic_buckets=0)
     with pytest.raises(ValueError, match="needs more than 3 classic buckets"):
