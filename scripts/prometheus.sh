@@ -3,7 +3,8 @@
 # it is missing (scripts/needs.sh, which stops the service the package starts), builds
 # libpicollo, then runs scripts/prometheus_native.py with the python-demo package of this
 # checkout: two exposition servers and a prometheus with native histograms on, all on
-# 127.0.0.1, queried through its HTTP API (see that script for the checks).
+# 127.0.0.1, queried through its HTTP API (see that script for the checks); then the
+# sections below, each a service of its own language scraped by its own prometheus.
 set -euo pipefail
 exec </dev/null
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,3 +21,11 @@ py="$venv/bin/python"
 # The source package (standard library only) with the workspace's library.
 export PYTHONPATH="$PWD/python-demo" PICOLLO_LIB="$target/release/libpicollo.so"
 "$py" scripts/prometheus_native.py
+
+# python_service: a Python service's picollo.prometheus.Histogram (a known distribution,
+# fixed seed), served as native histograms (protobuf) and as classic buckets (text); the
+# quantiles Prometheus answers against the true ones (scripts/prometheus_python.py).
+python_service() {
+  "$py" scripts/prometheus_python.py
+}
+python_service

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import array
 import ctypes
+import math
 import numbers
 import operator
 import sys
@@ -46,6 +47,24 @@ def real(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
     return float(value)
+
+
+def positive(value: Any, what: str) -> float:
+    """A finite real number above 0; ValueError (TypeError for a non-number) otherwise."""
+    v = real(value, what)
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{what} must be a positive number, not {value!r}")
+    return v
+
+
+def scaled(value: Any, ratio: float, what: str) -> int:
+    """``value * ratio`` rounded to an integer, at most ``2**64 - 1``: how a metrics API's
+    amount (seconds) becomes what an integer histogram records (nanoseconds). TypeError for
+    what is not a real number, ValueError for NaN, infinities and negative values."""
+    v = real(value, what)
+    if not math.isfinite(v) or v < 0:
+        raise ValueError(f"{what} must be finite and >= 0, not {v!r}")
+    return min(round(v * ratio), 2**64 - 1)
 
 
 def ranks_array(ranks: Iterable[Any]) -> tuple[Any, int]:

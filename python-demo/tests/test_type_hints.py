@@ -17,7 +17,7 @@ import picollo
 
 MODULES = ["picollo"] + [f"picollo.{m}" for m in (
     "histogram", "float_histogram", "float_snapshot", "metrics", "bench", "perf", "log",
-    "approx", "suite", "pytest_plugin")]
+    "approx", "suite", "pytest_plugin", "prometheus", "otel")]
 SOURCES = sorted(Path(picollo.__file__).parent.glob("*.py"))
 
 
