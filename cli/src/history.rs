@@ -8,8 +8,8 @@ use picollo_bench::history::store::export::{
     bmf_lines, figures, otava_csv, Exported, Selection, RANKS,
 };
 use picollo_bench::history::store::{
-    commit_order, format_time, now, parse_time, Git, Machine, RunKey, Skipped, Store,
-    StoreError, StoredRun,
+    commit_order, format_time, now, parse_time, Git, Machine, RunKey, Skipped, Store, StoreError,
+    StoredRun,
 };
 use picollo_bench::model::Document;
 
@@ -196,9 +196,9 @@ fn key_of(args: &AddArgs) -> Result<RunKey, Failure> {
         // A commit git does not know (a shallow clone's, another repository's) is kept as
         // given.
         Some(c) => git.commit(c).unwrap_or_else(|_| c.to_lowercase()),
-        None => git.commit("HEAD").map_err(|e| {
-            Failure::usage(format!("no --commit, and git cannot name HEAD's: {e}"))
-        })?,
+        None => git
+            .commit("HEAD")
+            .map_err(|e| Failure::usage(format!("no --commit, and git cannot name HEAD's: {e}")))?,
     };
     let seconds = match &args.time {
         Some(t) => parse_time(t).map_err(|e| Failure::usage(format!("--time: {e}")))?,
@@ -286,7 +286,10 @@ fn show(args: &ShowArgs) -> Result<(), Failure> {
 /// A run's key, then a table of each benchmark's figures of `metric` at [`RANKS`].
 fn run_table(r: &StoredRun, metric: &str) -> String {
     let (k, m) = (&r.key, &r.key.machine);
-    let branch = k.branch.as_deref().map_or(String::new(), |b| format!(" on {b}"));
+    let branch = k
+        .branch
+        .as_deref()
+        .map_or(String::new(), |b| format!(" on {b}"));
     let mut text = format!(
         "run {}\ncommit {}{branch}, {}, machine {} ({}, {} cores)\n\n",
         r.id, k.commit, k.time, m.name, m.cpu, m.cores

@@ -76,10 +76,10 @@ pub(crate) fn write_file(
     w: &mut dyn Write,
 ) -> fmt::Result {
     let benchmarks = findings.charted().into_iter().filter_map(|(name, r)| {
-        let kept = (0..r.metrics.len()).filter(|i| {
-            metric.is_none_or(|m| r.metrics[*i].metric.name == m)
-        });
-        let measures: std::vec::Vec<_> = kept.map(|i| (measure_slug(r, i), measure(r, i))).collect();
+        let kept =
+            (0..r.metrics.len()).filter(|i| metric.is_none_or(|m| r.metrics[*i].metric.name == m));
+        let measures: std::vec::Vec<_> =
+            kept.map(|i| (measure_slug(r, i), measure(r, i))).collect();
         // A benchmark without the metric asked for has nothing to chart.
         (metric.is_none() || !measures.is_empty()).then_some((name, Members(measures)))
     });

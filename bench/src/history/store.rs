@@ -195,8 +195,11 @@ impl Store {
         order: &[String],
     ) -> Result<(Vec<StoredRun>, Vec<Skipped>), StoreError> {
         let (runs, mut skipped) = self.runs()?;
-        let place: std::collections::HashMap<&str, usize> =
-            order.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
+        let place: std::collections::HashMap<&str, usize> = order
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.as_str(), i))
+            .collect();
         let mut placed = Vec::new();
         for run in runs {
             match place_of(&place, order, &run.key.commit) {
@@ -253,7 +256,10 @@ fn place_of(
     if let Some(i) = place.get(commit) {
         return Some(*i);
     }
-    let mut matching = order.iter().enumerate().filter(|(_, c)| c.starts_with(commit));
+    let mut matching = order
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.starts_with(commit));
     let (i, _) = matching.next()?;
     matching.next().is_none().then_some(i)
 }
@@ -333,7 +339,9 @@ impl Machine {
     /// This machine, named `name` (`None`: its host name).
     pub fn this(name: Option<&str>) -> Machine {
         let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-        let host = Some(host.trim()).filter(|h| !h.is_empty()).unwrap_or("unknown");
+        let host = Some(host.trim())
+            .filter(|h| !h.is_empty())
+            .unwrap_or("unknown");
         Machine {
             name: name.unwrap_or(host).into(),
             cpu: crate::measure::conditions::cpu_model(),

@@ -57,8 +57,13 @@ fn benchmarks<'a>(runs: &'a [StoredRun], selection: &Selection<'a>) -> Vec<&'a s
     if let Some(name) = selection.benchmark {
         return std::vec![name];
     }
-    let last = runs.last().map(|r| r.document.commands.as_slice()).unwrap_or_default();
-    let measured = last.iter().filter(|c| figures(c, selection.metric).is_some());
+    let last = runs
+        .last()
+        .map(|r| r.document.commands.as_slice())
+        .unwrap_or_default();
+    let measured = last
+        .iter()
+        .filter(|c| figures(c, selection.metric).is_some());
     measured.map(|c| c.name.as_str()).collect()
 }
 
@@ -147,11 +152,14 @@ fn bmf_line(document: &Document, selection: &Selection<'_>) -> Result<String, St
     let mut d = document.clone();
     d.comparisons.clear();
     let taken = |c: &EntryRecord| selection.benchmark.is_none_or(|b| c.name == b);
-    d.commands.retain(|c| taken(c) && figures(c, selection.metric).is_some());
+    d.commands
+        .retain(|c| taken(c) && figures(c, selection.metric).is_some());
     if d.commands.is_empty() {
-        let what = selection.benchmark.map_or(String::from("no benchmark"), |b| {
-            std::format!("no benchmark {b:?}")
-        });
+        let what = selection
+            .benchmark
+            .map_or(String::from("no benchmark"), |b| {
+                std::format!("no benchmark {b:?}")
+            });
         return Err(std::format!("{what} with a {} figure", selection.metric));
     }
     let rebuilt = Rebuilt::of(d)?;

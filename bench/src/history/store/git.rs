@@ -33,18 +33,26 @@ impl Git {
             .map_err(|e| StoreError::Git(std::format!("git cannot run: {e}")))?;
         if !out.status.success() {
             let why = String::from_utf8_lossy(&out.stderr).trim().to_string();
-            return Err(StoreError::Git(std::format!("git {}: {why}", args.join(" "))));
+            return Err(StoreError::Git(std::format!(
+                "git {}: {why}",
+                args.join(" ")
+            )));
         }
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     }
 
     /// The full id of the commit `rev` names.
     pub fn commit(&self, rev: &str) -> Result<String, StoreError> {
-        self.output(&["rev-parse", "--verify", "--quiet", &std::format!("{rev}^{{commit}}")])
-            .and_then(|id| match id.is_empty() {
-                true => Err(StoreError::Git(std::format!("git knows no commit {rev:?}"))),
-                false => Ok(id),
-            })
+        self.output(&[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &std::format!("{rev}^{{commit}}"),
+        ])
+        .and_then(|id| match id.is_empty() {
+            true => Err(StoreError::Git(std::format!("git knows no commit {rev:?}"))),
+            false => Ok(id),
+        })
     }
 
     /// The parents of commit `id`.
@@ -55,7 +63,9 @@ impl Git {
 
     /// The branch checked out, where one is (not a detached HEAD).
     pub fn branch(&self) -> Option<String> {
-        let name = self.output(&["symbolic-ref", "--short", "-q", "HEAD"]).ok()?;
+        let name = self
+            .output(&["symbolic-ref", "--short", "-q", "HEAD"])
+            .ok()?;
         Some(name).filter(|n| !n.is_empty())
     }
 }

@@ -19,12 +19,19 @@ const TRIES: usize = 8;
 /// and its machine's name as letters, digits and `-`; sorted by name, a store lists its runs
 /// in time order.
 pub fn stem(key: &RunKey, seconds: i64) -> String {
-    let time: String = format_time(seconds).chars().filter(|c| *c != '-' && *c != ':').collect();
+    let time: String = format_time(seconds)
+        .chars()
+        .filter(|c| *c != '-' && *c != ':')
+        .collect();
     let commit: String = key.commit.chars().take(12).collect();
-    let machine = key.machine.name.chars().map(|c| match c.is_ascii_alphanumeric() {
-        true => c.to_ascii_lowercase(),
-        false => '-',
-    });
+    let machine = key
+        .machine
+        .name
+        .chars()
+        .map(|c| match c.is_ascii_alphanumeric() {
+            true => c.to_ascii_lowercase(),
+            false => '-',
+        });
     let machine: String = machine.take(MACHINE_CHARS).collect();
     std::format!("{time}-{commit}-{machine}")
 }
@@ -60,7 +67,10 @@ pub fn add_file(dir: &Path, stem: &str, bytes: &[u8]) -> Result<PathBuf, StoreEr
             Err(e) => return Err(StoreError::Io(path, e)),
         }
     }
-    let why = std::format!("{}: no free name for a run after {TRIES} tries", dir.display());
+    let why = std::format!(
+        "{}: no free name for a run after {TRIES} tries",
+        dir.display()
+    );
     Err(StoreError::Invalid(why))
 }
 
