@@ -173,6 +173,8 @@ fn failure(e: StoreError) -> Failure {
 fn add(args: &AddArgs) -> Result<(), Failure> {
     let document = read_document(&args.document)?;
     let key = key_of(args)?;
+    // The key checked before the store is made: a refused run leaves no folder behind.
+    key.seconds().map_err(failure)?;
     let store = Store::create(&args.store.store).map_err(failure)?;
     let path = store.add(&key, &document).map_err(failure)?;
     println!("{}", path.display());

@@ -167,7 +167,7 @@ impl Store {
     /// Add `document` under `key`: its new file's path. Refused where the key's commit is not
     /// hexadecimal, its time not RFC 3339, or its machine unnamed.
     pub fn add(&self, key: &RunKey, document: &Document) -> Result<PathBuf, StoreError> {
-        let seconds = check_key(key)?;
+        let seconds = key.seconds()?;
         let envelope = Envelope {
             format: STORE_FORMAT,
             version: STORE_VERSION,
@@ -278,7 +278,7 @@ fn read_run(path: &Path) -> Result<Option<StoredRun>, String> {
     let bytes = std::fs::read(path).map_err(|e| std::format!("cannot be read: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| String::from("not UTF-8 text"))?;
     let (key, document) = read_text(text)?;
-    let seconds = check_key(&key).map_err(|e| e.to_string())?;
+    let seconds = key.seconds().map_err(|e| e.to_string())?;
     Ok(Some(StoredRun {
         id: id.into(),
         path: path.to_path_buf(),
@@ -315,24 +315,25 @@ pub fn read_text(text: &str) -> Result<(RunKey, Document), String> {
     Ok((read.key, document))
 }
 
-/// `key`'s time in seconds since the epoch; an error where its commit is not 4 to 64
-/// lower-case hexadecimal digits, its time not RFC 3339, or its machine unnamed.
-fn check_key(key: &RunKey) -> Result<i64, StoreError> {
-    let hex = |c: &String| {
-        (4..=64).contains(&c.len()) && c.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    };
-    if !hex(&key.commit) {
+impl RunKey {
+    /// Its time in seconds since the epoch; an error where its commit (or a parent) is not
+    /// 4 to 64 lower-case hexadecimal digits, its time not RFC 3339, or its machine unnamed.
+    pub fn seconds(&self) -> Result<i64, StoreError> {
+        let hex = |c: &String| {
+            (4..=64).contains(&c.len()) && c.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        };
         let why = "is not a commit id (4 to 64 lower-case hexadecimal digits)";
-        return Err(StoreError::Invalid(std::format!("{:?} {why}", key.commit)));
+        if !hex(&self.commit) {
+            return Err(StoreError::Invalid(std::format!("{:?} {why}", self.commit)));
+        }
+        if let Some(p) = self.parents.iter().find(|p| !hex(p)) {
+            return Err(StoreError::Invalid(std::format!("parent {p:?} {why}")));
+        }
+        if self.machine.name.trim().is_empty() {
+            return Err(StoreError::Invalid("the machine has no name".into()));
+        }
+        parse_time(&self.time).map_err(StoreError::Invalid)
     }
-    if let Some(p) = key.parents.iter().find(|p| !hex(p)) {
-        let why = "is not a commit id (4 to 64 lower-case hexadecimal digits)";
-        return Err(StoreError::Invalid(std::format!("parent {p:?} {why}")));
-    }
-    if key.machine.name.trim().is_empty() {
-        return Err(StoreError::Invalid("the machine has no name".into()));
-    }
-    parse_time(&key.time).map_err(StoreError::Invalid)
 }
 
 impl Machine {
