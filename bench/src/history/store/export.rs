@@ -90,8 +90,10 @@ pub fn otava_csv(runs: &[StoredRun], selection: &Selection<'_>) -> Exported {
     for name in &names {
         header.extend(RANKS.map(|rank| otava_column(name, selection.metric, rank)));
     }
-    let mut out = Exported::default();
-    out.text = line(&header);
+    let mut out = Exported {
+        text: line(&header),
+        ..Exported::default()
+    };
     for run in runs {
         match otava_row(run, &names, selection.metric) {
             Ok(row) => {
