@@ -15,7 +15,7 @@ use picollo_bench::history::store::export::{
     bmf_lines, figures, otava_column, otava_csv, Selection, OTAVA_KEY_COLUMNS,
 };
 use picollo_bench::history::store::{
-    commit_order, format_time, Git, Machine, RunKey, Store, StoredRun,
+    commit_order, format_time, heads, Git, Machine, RunKey, Store, StoredRun,
 };
 use picollo_bench::model::Document;
 
@@ -421,4 +421,28 @@ fn keys_that_are_not_keys_are_refused() {
     assert!(store.runs().unwrap().0.is_empty());
     let e = Store::open(dir.join("none")).unwrap_err().to_string();
     assert!(e.contains("none"), "{e}");
+}
+
+#[test]
+fn a_gates_heads_are_kept_under_their_benchmarks_names() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/documents/suite-against.json");
+    let gate = Document::read(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let kept = heads(&gate);
+    let names: Vec<&str> = kept.commands.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["sum 1000", "spin 200"]);
+    assert!(kept.comparisons.is_empty());
+    for c in &kept.commands {
+        let head = gate
+            .commands
+            .iter()
+            .find(|g| g.name == format!("{} (head)", c.name));
+        let (a, b) = (
+            c.result.as_ref().unwrap(),
+            head.unwrap().result.as_ref().unwrap(),
+        );
+        assert_eq!((&a.rounds, a.samples), (&b.rounds, b.samples));
+    }
+    // A run of one build: kept whole.
+    assert_eq!(heads(&document()).text(), document().text());
 }

@@ -8,8 +8,8 @@ use picollo_bench::history::store::export::{
     bmf_lines, figures, otava_csv, Exported, Selection, RANKS,
 };
 use picollo_bench::history::store::{
-    commit_order, format_time, now, parse_time, Git, Machine, RunKey, Skipped, Store, StoreError,
-    StoredRun,
+    commit_order, format_time, heads, now, parse_time, Git, Machine, RunKey, Skipped, Store,
+    StoreError, StoredRun,
 };
 use picollo_bench::model::Document;
 
@@ -77,6 +77,10 @@ struct AddArgs {
     /// The repository git asks about the commit (default: the current folder)
     #[arg(long, value_name = "REPO", default_value = ".")]
     git: PathBuf,
+    /// Keep each comparison's head alone, under its benchmark's name (a gate's document:
+    /// `NAME (base)` against `NAME` or `NAME (head)`)
+    #[arg(long)]
+    heads: bool,
     /// The document, - for standard input
     #[arg(value_name = "DOCUMENT")]
     document: String,
@@ -171,7 +175,10 @@ fn failure(e: StoreError) -> Failure {
 
 /// `history add`.
 fn add(args: &AddArgs) -> Result<(), Failure> {
-    let document = read_document(&args.document)?;
+    let mut document = read_document(&args.document)?;
+    if args.heads {
+        document = heads(&document);
+    }
     let key = key_of(args)?;
     // The key checked before the store is made: a refused run leaves no folder behind.
     key.seconds().map_err(failure)?;

@@ -11,6 +11,7 @@
 
 pub mod export;
 mod git;
+mod heads;
 mod time;
 mod write;
 
@@ -25,6 +26,7 @@ use serde_json::value::RawValue;
 use crate::model::Document;
 
 pub use git::{commit_order, Git};
+pub use heads::heads;
 pub use time::{format as format_time, now, parse as parse_time};
 
 /// What a run file's `format` member holds.
