@@ -9,6 +9,7 @@ mod diff;
 mod emulate;
 mod error;
 mod hgrm;
+mod history;
 mod html;
 mod input;
 mod layouts;
@@ -86,6 +87,10 @@ enum Command {
     /// set of exports and HTML page, and the run's exit status
     #[command(after_help = merge::MERGE_HELP)]
     Merge(merge::MergeArgs),
+    /// A store of runs over commits: add a run's document under its commit, time and
+    /// machine; list, show and export them (Apache Otava's CSV, Bencher's format)
+    #[command(after_help = history::HISTORY_HELP)]
+    History(history::HistoryArgs),
 }
 
 /// The tag and time window options most commands share.
@@ -540,6 +545,7 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Bench(args) => bench::run(&args),
         Command::Layouts(args) => layouts::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::History(args) => history::run(&args),
         Command::Formats => emit(&convert::formats_text(), None),
         Command::Emulate(_) => unreachable!("main runs picollo emulate itself"),
         Command::Convert(args) => {

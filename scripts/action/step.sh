@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The steps of the GitHub Action (action.yml), one function each: `step.sh install`,
-# `checkout`, `build`, `compare`, `gate`, `cli-key`, `comment` (mode: suite's own steps are
+# `checkout`, `build`, `compare`, `gate`, `cli-key`, `comment`, `history` (mode: suite's own steps are
 # suite.sh's). Each reads its inputs from PICOLLO_* variables (action.yml's `env:`) and the
 # Actions environment (GITHUB_WORKSPACE, GITHUB_ACTION_PATH, RUNNER_TEMP, GITHUB_OUTPUT,
 # GITHUB_STEP_SUMMARY), and writes what the next steps need to GITHUB_OUTPUT. Every file goes
@@ -33,7 +33,8 @@ install() {
   if [ "$PICOLLO_MODE" = suite ]; then
     [ -z "$PICOLLO_EMULATE" ] || error "emulate" "emulate is for mode: commands (a suite runs natively)"
     echo "Picollo: mode: suite runs the head's suite against the base's; no picollo CLI is needed"
-    output picollo ""
+    # history-branch with mode: suite adds runs with the picollo given, where one is.
+    output picollo "$PICOLLO_BIN"
     return 0
   fi
   if [ -n "$PICOLLO_EMULATE" ] && ! command -v "qemu-$(uname -m)" >/dev/null; then
@@ -171,7 +172,46 @@ comment() {
   return 0
 }
 
+# history: on a push, the head's figures of the document added to the store kept on the
+# branch history-branch (picollo history add --heads, docs/history.md), in a worktree of the
+# checkout (its credentials), committed and pushed. Each run is a file of its own, so a push
+# refused because another job pushed first is fetched, rebased without a conflict and
+# pushed again.
+history() {
+  [ "${GITHUB_EVENT_NAME:-}" = push ] || { echo "Picollo: history: not a push (${GITHUB_EVENT_NAME:-no event}), nothing added"; return 0; }
+  [ -n "$PICOLLO_CLI" ] || error "history" "history-branch needs picollo: mode commands, or the input picollo with mode suite"
+  [ -f "$PICOLLO_DOCUMENT" ] || error "history" "no document to add: $PICOLLO_DOCUMENT"
+  local branch=$PICOLLO_HISTORY_BRANCH dir="$RUNNER_TEMP/picollo-history" ws=$GITHUB_WORKSPACE
+  local machine=${PICOLLO_HISTORY_MACHINE:-${RUNNER_OS:-$(uname -s)}-${RUNNER_ARCH:-$(uname -m)}}
+  local commit
+  commit="$(git -C "$ws" rev-parse HEAD)" || error "history" "the checkout is not a git repository"
+  git -C "$ws" worktree remove --force "$dir" 2>/dev/null; rm -rf "$dir"
+  if git -C "$ws" fetch -q origin "+refs/heads/$branch:refs/picollo/history" 2>/dev/null; then
+    git -C "$ws" worktree add -q --detach "$dir" refs/picollo/history || error "history" "cannot check $branch out"
+  else
+    echo "Picollo: history: no branch $branch yet, making it"
+    git -C "$ws" worktree add -q --detach "$dir" HEAD && git -C "$dir" checkout -q --orphan "picollo-history-$$" &&
+      git -C "$dir" rm -rfq --ignore-unmatch . || error "history" "cannot make the branch $branch"
+  fi
+  "$PICOLLO_CLI" history add --store "$dir" --git "$ws" --commit "$commit" --machine "$machine" \
+    --branch "${GITHUB_REF_NAME:-main}" --heads "$PICOLLO_DOCUMENT" || error "history" "picollo history add failed"
+  git -C "$dir" add -A && git -C "$dir" -c user.name=picollo -c user.email=picollo@users.noreply.github.com \
+    commit -qm "picollo history: ${commit:0:12} on $machine" || error "history" "cannot commit the run"
+  local try
+  for try in 1 2 3 4 5; do
+    if git -C "$dir" push -q origin "HEAD:refs/heads/$branch"; then
+      echo "Picollo: history: added to $branch"
+      git -C "$ws" worktree remove --force "$dir"
+      return 0
+    fi
+    echo "Picollo: history: push $try refused, fetching $branch and rebasing"
+    git -C "$dir" fetch -q origin "$branch" && git -C "$dir" rebase -q FETCH_HEAD || error "history" "cannot rebase on $branch"
+    sleep "$try"
+  done
+  error "history" "the push to $branch was refused 5 times"
+}
+
 case "${1:-}" in
-  install | checkout | build | compare | gate | cli-key | comment) "$1" ;;
-  *) echo "usage: step.sh install|checkout|build|compare|gate|cli-key|comment" >&2; exit 2 ;;
+  install | checkout | build | compare | gate | cli-key | comment | history) "$1" ;;
+  *) echo "usage: step.sh install|checkout|build|compare|gate|cli-key|comment|history" >&2; exit 2 ;;
 esac

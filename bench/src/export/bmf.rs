@@ -64,13 +64,27 @@ impl ResultFormat for Bencher {
     }
 
     fn write(&self, findings: &Findings<'_>, w: &mut dyn Write) -> fmt::Result {
-        let benchmarks = findings.charted().into_iter().map(|(name, r)| {
-            let measures = (0..r.metrics.len()).map(|i| (measure_slug(r, i), measure(r, i)));
-            (name, Members(measures.collect()))
-        });
-        let file: File = Members(benchmarks.collect());
-        write_line(w, &file)
+        write_file(findings, None, w)
     }
+}
+
+/// The file of `findings`, each benchmark with the measure of the metric named `metric`
+/// only (`None`: every metric's).
+pub(crate) fn write_file(
+    findings: &Findings<'_>,
+    metric: Option<&str>,
+    w: &mut dyn Write,
+) -> fmt::Result {
+    let benchmarks = findings.charted().into_iter().filter_map(|(name, r)| {
+        let kept =
+            (0..r.metrics.len()).filter(|i| metric.is_none_or(|m| r.metrics[*i].metric.name == m));
+        let measures: std::vec::Vec<_> =
+            kept.map(|i| (measure_slug(r, i), measure(r, i))).collect();
+        // A benchmark without the metric asked for has nothing to chart.
+        (metric.is_none() || !measures.is_empty()).then_some((name, Members(measures)))
+    });
+    let file: File = Members(benchmarks.collect());
+    write_line(w, &file)
 }
 
 #[cfg(test)]

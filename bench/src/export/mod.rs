@@ -24,6 +24,7 @@ use core::fmt::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
+pub(crate) use bmf::write_file as write_bmf;
 pub use bmf::Bencher;
 pub use document::PicolloDocument;
 pub use gbench::GoogleBenchmark;

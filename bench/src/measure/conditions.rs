@@ -71,17 +71,21 @@ fn boost() -> Option<String> {
     read_trimmed("/sys/devices/system/cpu/intel_pstate/no_turbo").map(|v| on(v == "0"))
 }
 
+/// `model name` of /proc/cpuinfo (`unknown` where it names none).
+pub(crate) fn cpu_model() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name")?.split_once(':'))
+        .map_or("unknown", |(_, m)| m.trim())
+        .to_string()
+}
+
 impl Conditions {
     /// Read the machine's side; the run's side (batch, warm-up, clock) is filled in by it.
     pub fn of_machine(pinned_cpu: Option<usize>) -> Self {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu_model = cpuinfo
-            .lines()
-            .find_map(|l| l.strip_prefix("model name")?.split_once(':'))
-            .map_or("unknown", |(_, m)| m.trim())
-            .to_string();
         Conditions {
-            cpu_model,
+            cpu_model: cpu_model(),
             cpus: std::thread::available_parallelism().map_or(0, |n| n.get()),
             kernel: read_trimmed("/proc/sys/kernel/osrelease").unwrap_or_default(),
             governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),

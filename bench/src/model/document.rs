@@ -451,9 +451,15 @@ impl Document {
 impl MetricRecord {
     /// Its summary's P50, in thousandths of the unit (`None`: the summary holds none).
     pub fn median(&self) -> Option<f64> {
+        self.percentile(50.0)
+    }
+
+    /// Its summary's percentile of `rank` (0 to 100), in thousandths of the unit (`None`:
+    /// the summary holds none of that rank).
+    pub fn percentile(&self, rank: f64) -> Option<f64> {
         let summary: Summary = serde_json::from_str(self.summary.get()).ok()?;
-        let p50 = summary.percentiles.iter().find(|p| p.rank == 50.0)?;
-        Some(p50.value)
+        let p = summary.percentiles.iter().find(|p| p.rank == rank)?;
+        Some(p.value)
     }
 }
 
