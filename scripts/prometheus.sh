@@ -3,7 +3,9 @@
 # it is missing (scripts/needs.sh, which stops the service the package starts), builds
 # libpicollo, then runs scripts/prometheus_native.py with the python-demo package of this
 # checkout: two exposition servers and a prometheus with native histograms on, all on
-# 127.0.0.1, queried through its HTTP API (see that script for the checks).
+# 127.0.0.1, queried through its HTTP API (see that script for the checks). Then
+# scripts/prometheus_rust.py: a Rust service recording through the `metrics` facade
+# (metrics/examples/serve.rs) scraped by two prometheus, native and classic.
 set -euo pipefail
 exec </dev/null
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,6 +15,7 @@ needs prometheus venv || exit 1
 prometheus --version 2>&1 | head -1
 
 cargo build -q --release -p picollo-ffi
+cargo build -q --release -p picollo-metrics --example serve
 target="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 venv="${PICOLLO_VENV:-.venv}"
 py="$venv/bin/python"
@@ -20,3 +23,4 @@ py="$venv/bin/python"
 # The source package (standard library only) with the workspace's library.
 export PYTHONPATH="$PWD/python-demo" PICOLLO_LIB="$target/release/libpicollo.so"
 "$py" scripts/prometheus_native.py
+"$py" scripts/prometheus_rust.py "$target/release/examples/serve"
