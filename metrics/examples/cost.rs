@@ -78,7 +78,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // Both recorders saw every value (not timed): a scrape of ours reads them all back.
     let seen = ours.handle().render();
-    let expected = format!("rpc_latency_seconds_count{{route=\"/a\"}} {:?}\n", (count * rounds * 3) as f64);
-    println!("picollo-metrics counted every record: {}", seen.contains(&expected));
+    let expected = format!(
+        "rpc_latency_seconds_count{{route=\"/a\"}} {:?}\n",
+        (count * rounds * 3) as f64
+    );
+    println!(
+        "picollo-metrics counted every record: {}",
+        seen.contains(&expected)
+    );
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Write};
 
-use picollo::float::FloatCounts;
+use picollo::concurrent::ConcurrentSnapshot;
 use picollo::openmetrics::{escape, write_sample, CumulativeBuckets};
 use picollo::prometheus::{
     bucket_bounds, check_labels, check_metric_name, NativeFamily, NativeHistogram, NativeMetric,
@@ -13,7 +13,7 @@ use picollo::prometheus::{
 };
 
 use crate::layout::Layout;
-use crate::registry::{Cell, FamilyCopy, Kind, Labels};
+use crate::registry::{Cell, FamilyCopy, HistogramCell, Kind, Labels};
 
 /// The suffixes a histogram family's name may not end with (its samples' and other kinds').
 const HISTOGRAM_SUFFIXES: [&str; 6] = ["_bucket", "_count", "_sum", "_created", "_total", "_info"];
@@ -24,15 +24,39 @@ pub(crate) struct Read {
     pub(crate) native: NativeHistogram,
 }
 
-/// Read a histogram's counts (cumulative: a scrape never resets) into its native form,
-/// with the classic buckets. `None` when the copy could not be allocated.
-pub(crate) fn read(counts: &FloatCounts, layout: &Layout) -> Option<Read> {
+/// Read a histogram's counts (one consistent copy, cumulative: a scrape never resets)
+/// into its native form, with the classic buckets. `None` when the copy could not be made.
+pub(crate) fn read(cell: &HistogramCell, layout: &Layout) -> Option<Read> {
+    match cell {
+        HistogramCell::Doubles(h) => {
+            let counts = h.counts().ok()?;
+            read_at(layout, |o| NativeHistogram::from_float(&counts, o))
+        }
+        HistogramCell::Integers { h, ratio } => {
+            let copy = ConcurrentSnapshot::new(h).ok()?;
+            read_at(layout, |o| {
+                let o = NativeOptions {
+                    unit_ratio: *ratio,
+                    ..*o
+                };
+                NativeHistogram::from_view(&copy.view(), &o)
+            })
+        }
+    }
+}
+
+/// The native histogram at the layout's schema, with the classic buckets of the one at
+/// its classic schema.
+fn read_at(
+    layout: &Layout,
+    native_at: impl Fn(&NativeOptions<'_>) -> Result<NativeHistogram, OptionError>,
+) -> Option<Read> {
     let at = |schema| {
         let options = NativeOptions {
             schema: Some(schema),
             ..Default::default()
         };
-        NativeHistogram::from_float(counts, &options).ok()
+        native_at(&options).ok()
     };
     let mut native = at(layout.native_schema())?;
     native.classic = Some(classic_buckets(&at(layout.classic_schema())?));
@@ -134,7 +158,7 @@ fn text_family(out: &mut String, f: &FamilyCopy) -> fmt::Result {
             }
             (Cell::Gauge(g), _) => write_sample(out, name, &labels, None, g.value())?,
             (Cell::Histogram(h), Kind::Histogram(layout)) => {
-                let Some(read) = h.0.counts().ok().and_then(|c| read(&c, &layout)) else {
+                let Some(read) = read(h, &layout) else {
                     continue;
                 };
                 text_histogram(out, name, &labels, &read.native)?;
@@ -204,7 +228,7 @@ fn protobuf_family(out: &mut Vec<u8>, f: &FamilyCopy) -> Result<(), OptionError>
         Kind::Histogram(layout) => {
             let reads: Vec<(usize, Read)> = (f.series.iter().enumerate())
                 .filter_map(|(k, (_, cell))| match cell {
-                    Cell::Histogram(h) => Some((k, read(&h.0.counts().ok()?, &layout)?)),
+                    Cell::Histogram(h) => Some((k, read(h, &layout)?)),
                     _ => None,
                 })
                 .collect();

@@ -1,17 +1,23 @@
-//! Which histogram a metric name gets: a [`Layout`] (relative error, range of magnitudes,
-//! mode, classic bucket schema) and the [`Matcher`]s that give one to a name.
+//! Which histogram a metric name gets: a [`Layout`] (doubles or integers, relative error,
+//! range, mode, classic bucket schema) and the [`Matcher`]s that give one to a name.
 
 use core::fmt;
 
-use picollo::concurrent::Mode;
+use picollo::concurrent::{ConcurrentHistogram, Mode};
 use picollo::float::{FloatConfig, FloatHistogram};
+use picollo::Config;
+
+use crate::registry::HistogramCell;
 use picollo::prometheus::{check_schema, schema_for, MAX_SCHEMA, MIN_SCHEMA};
 
 /// How the histograms of a metric are laid out: Picollo's double histogram (both signs,
-/// NaN and ±∞ counted apart) at a relative error over a range of magnitudes, in a mode,
-/// and the schema of the classic buckets the text exposition shows.
+/// NaN and ±∞ counted apart; [`Layout::new`]) or its integer histogram over scaled values
+/// (thread-local shards; [`Layout::integers`]), at a relative error over a range, in a
+/// mode, and the schema of the classic buckets the text exposition shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
+    /// `None`: doubles; `Some(r)`: each value times `r`, rounded, as an integer.
+    unit_ratio: Option<f64>,
     relative_error: f64,
     range: (f64, f64),
     mode: Mode,
@@ -25,15 +31,30 @@ impl Default for Layout {
 }
 
 impl Layout {
-    /// 1 %, magnitudes 1e-9..1e12 (a nanosecond to hours in seconds, bytes to a terabyte),
-    /// [`Mode::Interlocked`], classic buckets at schema 1 (bounds `2^(k/2)`).
+    /// Doubles of both signs: 1 %, magnitudes 1e-9..1e12 (a nanosecond to hours in seconds,
+    /// bytes to a terabyte), [`Mode::Interlocked`], classic buckets at schema 1 (bounds
+    /// `2^(k/2)`).
     pub const fn new() -> Self {
         Layout {
+            unit_ratio: None,
             relative_error: 0.01,
             range: (1e-9, 1e12),
             mode: Mode::Interlocked,
             classic_schema: 1,
         }
+    }
+
+    /// Non-negative values kept as integers: each value times `unit_ratio`, rounded (1e9:
+    /// seconds kept as nanoseconds), in Picollo's integer histogram in the thread-local
+    /// mode (each thread records into its own shard: no contention; a scrape adds the
+    /// shards up). The range stays in the facade's units (1e-9..1e12 by default: 1 to
+    /// 1e21 units here, clamped to `u64`); negative values and NaN count as 0, +∞ as the
+    /// largest. The other defaults are [`Layout::new`]'s.
+    pub const fn integers(unit_ratio: f64) -> Self {
+        let mut layout = Self::new();
+        layout.unit_ratio = Some(unit_ratio);
+        layout.mode = Mode::ThreadLocal;
+        layout
     }
 
     /// The relative error of every value's bucket (Picollo clamps it to `[1e-6, 0.1]`).
@@ -50,9 +71,10 @@ impl Layout {
         self
     }
 
-    /// [`Mode::Interlocked`] (the default: any number of threads record at once, atomic
-    /// adds) or [`Mode::SingleWriter`] (one thread at a time records; cheaper, and exact
-    /// only then). The double histogram has no thread-local or approximate mode.
+    /// Doubles: [`Mode::Interlocked`] (the default: any number of threads record at once,
+    /// atomic adds) or [`Mode::SingleWriter`] (one thread at a time records; exact only
+    /// then); the double histogram has no thread-local or approximate mode. Integers: any
+    /// mode, [`Mode::ThreadLocal`] by default.
     pub const fn with_mode(mut self, mode: Mode) -> Self {
         self.mode = mode;
         self
@@ -80,21 +102,42 @@ impl Layout {
         schema_for(self.relative_error)
     }
 
-    /// The Picollo configuration.
-    pub fn config(&self) -> FloatConfig {
+    /// The unit ratio of an integer layout; `None` for doubles.
+    pub const fn unit_ratio(&self) -> Option<f64> {
+        self.unit_ratio
+    }
+
+    fn float_config(&self) -> FloatConfig {
         FloatConfig::new()
             .with_relative_error(self.relative_error)
             .with_range(self.range.0, self.range.1)
             .with_mode(self.mode)
     }
 
-    /// The layout checked: the configuration Picollo accepts, a classic schema in −4..8
-    /// no finer than the native one.
+    /// The integer configuration: the range times the ratio, at least 1 (saturating
+    /// casts: a range beyond `u64` ends at its top).
+    fn integer_config(&self, ratio: f64) -> Config {
+        let low = ((self.range.0 * ratio).ceil() as u64).max(1);
+        let high = (self.range.1 * ratio) as u64;
+        Config::new()
+            .with_relative_error(self.relative_error)
+            .with_range(low, high)
+    }
+
+    /// The layout checked: a configuration Picollo accepts (a range with `0 < min ≤ max`,
+    /// a mode the kind has), a unit ratio finite and above 0, a classic schema in −4..8.
     pub fn check(&self) -> Result<(), BuildError> {
         let invalid = |why: String| BuildError::InvalidLayout(why);
-        self.config()
-            .validate()
-            .map_err(|e| invalid(format!("{e:?}")))?;
+        let (min, max) = self.range;
+        if !(min > 0.0 && min <= max && max.is_finite()) {
+            return Err(invalid(format!("range {min}..{max}")));
+        }
+        match self.unit_ratio {
+            None => self.float_config().validate().map(drop),
+            Some(r) if r.is_finite() && r > 0.0 => self.integer_config(r).validate().map(drop),
+            Some(r) => return Err(invalid(format!("unit ratio {r}"))),
+        }
+        .map_err(|e| invalid(format!("{e:?}")))?;
         check_schema(self.classic_schema).map_err(|_| {
             invalid(format!(
                 "classic schema {} outside {MIN_SCHEMA}..={MAX_SCHEMA}",
@@ -105,9 +148,18 @@ impl Layout {
     }
 
     /// A new histogram of this layout.
-    pub(crate) fn histogram(&self) -> FloatHistogram<u64> {
+    pub(crate) fn histogram(&self) -> HistogramCell {
         // `check` ran when the layout was set; the default layout is valid.
-        FloatHistogram::new(self.config()).expect("a checked layout")
+        const CHECKED: &str = "a checked layout";
+        match self.unit_ratio {
+            None => {
+                HistogramCell::Doubles(FloatHistogram::new(self.float_config()).expect(CHECKED))
+            }
+            Some(ratio) => HistogramCell::Integers {
+                h: ConcurrentHistogram::new(self.integer_config(ratio), self.mode).expect(CHECKED),
+                ratio,
+            },
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use metrics::{CounterFn, GaugeFn, HistogramFn, Key};
+use picollo::concurrent::ConcurrentHistogram;
 use picollo::float::FloatHistogram;
 
 use crate::layout::{Layout, Layouts, Matcher};
@@ -61,17 +62,40 @@ impl GaugeFn for GaugeCell {
     }
 }
 
-/// A histogram: Picollo's double histogram (the facade records `f64`).
+/// A histogram: Picollo's double histogram (the facade records `f64`), or its integer
+/// histogram over the values times a ratio.
+///
+/// Each lives in an `Arc` of its own, so the variants' sizes do not matter; boxing the
+/// double histogram would add a pointer hop to its every record.
 #[derive(Debug)]
-pub(crate) struct HistogramCell(pub(crate) FloatHistogram<u64>);
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum HistogramCell {
+    Doubles(FloatHistogram<u64>),
+    Integers {
+        h: ConcurrentHistogram<u64>,
+        ratio: f64,
+    },
+}
+
+/// `value × ratio` rounded to the nearest integer; negative values and NaN give 0, values
+/// beyond `u64` its largest (Rust's saturating cast).
+fn scaled(value: f64, ratio: f64) -> u64 {
+    (value * ratio + 0.5) as u64
+}
 
 impl HistogramFn for HistogramCell {
     fn record(&self, value: f64) {
-        self.0.record(value);
+        match self {
+            HistogramCell::Doubles(h) => h.record(value),
+            HistogramCell::Integers { h, ratio } => h.record(scaled(value, *ratio)),
+        }
     }
 
     fn record_many(&self, value: f64, count: usize) {
-        self.0.record_n(value, count as u64);
+        match self {
+            HistogramCell::Doubles(h) => h.record_n(value, count as u64),
+            HistogramCell::Integers { h, ratio } => h.record_n(scaled(value, *ratio), count as u64),
+        }
     }
 }
 
@@ -106,7 +130,7 @@ impl Cell {
         match kind {
             Kind::Counter => Cell::Counter(Arc::default()),
             Kind::Gauge => Cell::Gauge(Arc::default()),
-            Kind::Histogram(l) => Cell::Histogram(Arc::new(HistogramCell(l.histogram()))),
+            Kind::Histogram(l) => Cell::Histogram(Arc::new(l.histogram())),
         }
     }
 }

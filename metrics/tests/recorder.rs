@@ -354,3 +354,46 @@ fn the_endpoint_answers_protobuf_only_when_asked() {
     );
     assert_eq!(String::from_utf8(body).unwrap(), handle.render());
 }
+
+#[test]
+fn integer_layouts_record_from_thread_local_shards() {
+    let recorder = PicolloBuilder::new()
+        .set_layout_for_metric(Matcher::Suffix("_seconds".into()), Layout::integers(1e9))
+        .unwrap()
+        .build_recorder();
+    let h = recorder.register_histogram(&key("io_seconds", &[("disk", "a")]), &META);
+    const N: u64 = 100_000;
+    std::thread::scope(|s| {
+        for t in 0..2u64 {
+            let h = h.clone();
+            s.spawn(move || (0..N).for_each(|k| h.record((k % 500 + 1 + t) as f64 * 1e-6)));
+        }
+    });
+    h.record(-1.0); // counts as 0: below the range
+    let text = recorder.handle().render();
+    assert_eq!(
+        sample(&text, "io_seconds_count{disk=\"a\"}"),
+        Some((2 * N + 1) as f64),
+        "{text}"
+    );
+    // Every value lies at or below 501 µs + 1 µs; the rounding to whole nanoseconds is exact.
+    let le = |bound: f64| {
+        sample(
+            &text,
+            &format!("io_seconds_bucket{{disk=\"a\",le=\"{bound:?}\"}}"),
+        )
+    };
+    let (_, top) = bucket_bounds(index_of(502e-6, 1), 1);
+    assert_eq!(le(top), Some((2 * N + 1) as f64), "{text}");
+    // The sum takes each bucket at its midpoint: within 1 % of the true one.
+    let truth: f64 = (0..2u64)
+        .map(|t| (0..N).map(|k| (k % 500 + 1 + t) as f64 * 1e-6).sum::<f64>())
+        .sum();
+    let sum = sample(&text, "io_seconds_sum{disk=\"a\"}").unwrap();
+    assert!((sum - truth).abs() <= 0.01 * truth, "{sum} vs {truth}");
+    let bad = PicolloBuilder::new().set_default_layout(Layout::integers(f64::NAN));
+    assert!(matches!(bad, Err(BuildError::InvalidLayout(_))));
+    let bad = PicolloBuilder::new()
+        .set_default_layout(Layout::new().with_mode(picollo_metrics::Mode::ThreadLocal));
+    assert!(matches!(bad, Err(BuildError::InvalidLayout(_))));
+}
