@@ -1,4 +1,5 @@
-//! What a record costs through the `metrics` facade: Picollo's recorder against
+//! What a record costs through the `metrics` facade: Picollo's recorder (the default
+//! double layout, interlocked, and `Layout::integers(1e9)`, thread-local shards) against
 //! `metrics-exporter-prometheus`'s own histogram handle, on the same log-normal values,
 //! from 1 and 2 threads. Rounds interleave the two (A, B, B, A, …) so that a drift of the
 //! machine lands on both; each round times every value once per thread. Prints ns per record
@@ -62,19 +63,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let values = lognormal::log_normal(0x9E37_79B9_7F4A_7C15, (3e-3f64).ln(), count);
     let key = Key::from_parts("rpc_latency_seconds", vec![Label::new("route", "/a")]);
     let ours = picollo_metrics::PicolloBuilder::new().build_recorder();
+    let integers = picollo_metrics::PicolloBuilder::new()
+        .set_default_layout(picollo_metrics::Layout::integers(1e9))?
+        .build_recorder();
     let theirs = metrics_exporter_prometheus::PrometheusBuilder::new().build_recorder();
     let picollo = ours.register_histogram(&key, &META);
+    let thread_local = integers.register_histogram(&key, &META);
     let peer = theirs.register_histogram(&key, &META);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "record through the metrics facade ({count} log-normal values a pass, {rounds} rounds; load {})",
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
-    println!("| threads | picollo-metrics ns/record | metrics-exporter-prometheus 0.18.3 ns/record | ratio (median of rounds) |");
-    println!("| ---: | ---: | ---: | ---: |");
-    for threads in [1, 2] {
-        let (a, b, r) = compare(&picollo, &peer, &values, threads, rounds);
-        println!("| {threads} | {a:.2} | {b:.2} | {r:.2} |");
+    println!("| picollo-metrics layout | threads | picollo-metrics ns/record | metrics-exporter-prometheus 0.18.3 ns/record | ratio (median of rounds) |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (layout, h) in [
+        ("doubles, interlocked", &picollo),
+        ("integers, thread-local", &thread_local),
+    ] {
+        for threads in [1, 2] {
+            let (a, b, r) = compare(h, &peer, &values, threads, rounds);
+            println!("| {layout} | {threads} | {a:.2} | {b:.2} | {r:.2} |");
+        }
     }
     // Both recorders saw every value (not timed): a scrape of ours reads them all back.
     let seen = ours.handle().render();

@@ -19,6 +19,11 @@
 //! A scrape reads every histogram cumulatively (counts since the start, never reset), as
 //! Prometheus expects; the guide's page `docs/metrics-rust.md` says what it returns.
 
+// The crate's README (crates.io's front page) is compiled as a doctest, so its snippet stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod builder;
 mod expose;
 mod http;

@@ -233,6 +233,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_counter_family_is_a_metric_family_with_a_counter_value() {
+        let labels = [("a", "b")];
+        let metrics = [ScalarMetric {
+            labels: &labels,
+            value: 1.0,
+        }];
+        let family = ScalarFamily {
+            name: "up_total",
+            help: "",
+            kind: ScalarKind::Counter,
+            metrics: &metrics,
+        };
+        let mut out = Vec::new();
+        family.write_delimited(&mut out).unwrap();
+        let mut expected = alloc::vec![35, 0x0a, 8];
+        expected.extend_from_slice(b"up_total");
+        // help "", type COUNTER (0), metric {label {a, b}, counter {value 1.0}}.
+        expected.extend_from_slice(&[0x12, 0, 0x18, 0, 0x22, 19, 0x0a, 6, 0x0a, 1, b'a']);
+        expected.extend_from_slice(&[0x12, 1, b'b', 0x1a, 9, 0x09]);
+        expected.extend_from_slice(&1.0f64.to_le_bytes());
+        assert_eq!(out, expected);
+        // A gauge holds its value in field 2; bad names are refused, nothing written.
+        let gauge = ScalarFamily {
+            kind: ScalarKind::Gauge,
+            ..family
+        };
+        let mut g = Vec::new();
+        gauge.write_delimited(&mut g).unwrap();
+        assert_eq!((g[14], g[25]), (1, 0x12));
+        let bad = ScalarFamily {
+            name: "1up",
+            ..family
+        };
+        let mut none = Vec::new();
+        assert!(bad.write_delimited(&mut none).is_err() && none.is_empty());
+    }
+
+    #[test]
     fn gaps_of_more_than_two_empty_buckets_split_spans() {
         let run = ExponentialBuckets {
             offset: -3,
