@@ -33,7 +33,9 @@ pub(crate) fn spawn(addr: impl ToSocketAddrs, handle: PicolloHandle) -> io::Resu
 }
 
 fn answer(mut stream: TcpStream, handle: &PicolloHandle) -> io::Result<()> {
+    // A client that stalls holds the next scrape up for 5 s at most.
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(5)))?;
     let head = read_head(&mut stream)?;
     let mut lines = head.split("\r\n");
     let request = lines.next().unwrap_or("");

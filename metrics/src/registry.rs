@@ -126,6 +126,14 @@ pub(crate) enum Cell {
 }
 
 impl Cell {
+    fn kind_word(&self) -> &'static str {
+        match self {
+            Cell::Counter(_) => "counter",
+            Cell::Gauge(_) => "gauge",
+            Cell::Histogram(_) => "histogram",
+        }
+    }
+
     fn new(kind: Kind) -> Self {
         match kind {
             Kind::Counter => Cell::Counter(Arc::default()),
@@ -226,6 +234,10 @@ impl std::error::Error for Conflict {}
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
     families: RwLock<BTreeMap<String, Family>>,
+    /// Every series by the facade's own key, so that a registration already made (each
+    /// `histogram!(…)` evaluated registers) is one hash lookup, with no name or label
+    /// rewritten.
+    by_key: RwLock<HashMap<Key, Cell>>,
     pub(crate) layouts: Layouts,
     help: Mutex<HashMap<String, String>>,
     conflicts: Mutex<Vec<Conflict>>,
@@ -242,6 +254,20 @@ impl Registry {
     /// The cell of `key` as a `want` (a histogram's layout found here), made on first use;
     /// `None` when the name is another kind already (reported as a conflict).
     pub(crate) fn register(&self, key: &Key, want: Kind) -> Option<Cell> {
+        let by_key = self.by_key.read().unwrap_or_else(|e| e.into_inner());
+        if let Some(cell) = by_key.get(key).filter(|c| c.kind_word() == want.word()) {
+            return Some(cell.clone());
+        }
+        drop(by_key);
+        let cell = self.register_new(key, want)?;
+        let mut by_key = self.by_key.write().unwrap_or_else(|e| e.into_inner());
+        by_key.insert(key.clone(), cell.clone());
+        Some(cell)
+    }
+
+    /// [`Registry::register`] of a key not seen yet: its family and series by exposed
+    /// name and labels.
+    fn register_new(&self, key: &Key, want: Kind) -> Option<Cell> {
         let name = exposed_name(key.name());
         let labels = exposed_labels(key);
         if let Some(found) = self.find(&name, &labels, want) {
