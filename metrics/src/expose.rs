@@ -15,18 +15,10 @@ use picollo::prometheus::{
 use crate::layout::Layout;
 use crate::registry::{Cell, FamilyCopy, HistogramCell, Kind, Labels};
 
-/// The suffixes a histogram family's name may not end with (its samples' and other kinds').
-const HISTOGRAM_SUFFIXES: [&str; 6] = ["_bucket", "_count", "_sum", "_created", "_total", "_info"];
-
-/// One histogram series read for a scrape: the native histogram at the layout's schema,
-/// its classic buckets at the layout's classic schema.
-pub(crate) struct Read {
-    pub(crate) native: NativeHistogram,
-}
-
 /// Read a histogram's counts (one consistent copy, cumulative: a scrape never resets)
-/// into its native form, with the classic buckets. `None` when the copy could not be made.
-pub(crate) fn read(cell: &HistogramCell, layout: &Layout) -> Option<Read> {
+/// into its native form at the layout's schema, with the classic buckets of its classic
+/// schema. `None` when the copy could not be made.
+pub(crate) fn read(cell: &HistogramCell, layout: &Layout) -> Option<NativeHistogram> {
     match cell {
         HistogramCell::Doubles(h) => {
             let counts = h.counts().ok()?;
@@ -50,7 +42,7 @@ pub(crate) fn read(cell: &HistogramCell, layout: &Layout) -> Option<Read> {
 fn read_at(
     layout: &Layout,
     native_at: impl Fn(&NativeOptions<'_>) -> Result<NativeHistogram, OptionError>,
-) -> Option<Read> {
+) -> Option<NativeHistogram> {
     let at = |schema| {
         let options = NativeOptions {
             schema: Some(schema),
@@ -60,7 +52,7 @@ fn read_at(
     };
     let mut native = at(layout.native_schema())?;
     native.classic = Some(classic_buckets(&at(layout.classic_schema())?));
-    Some(Read { native })
+    Some(native)
 }
 
 /// The classic buckets of a coarse native histogram: an `le` bound at the upper end of
@@ -106,12 +98,17 @@ pub(crate) fn counter_names(name: &str) -> (&str, String) {
     (family, format!("{family}_total"))
 }
 
-/// A family name checked for its kind, or why it cannot be exposed.
+/// A family name checked for its kind (a histogram's by the native family's own rule: not
+/// ending with a suffix of its samples), then its label names; or why it cannot be exposed.
 pub(crate) fn check_family(f: &FamilyCopy) -> Result<(), OptionError> {
     match f.kind {
-        Kind::Histogram(_) => check_metric_name(&f.name, &HISTOGRAM_SUFFIXES).map(drop),
-        _ => check_metric_name(&f.name, &["_bucket", "_count", "_sum", "_created", "_info"])
-            .map(drop),
+        Kind::Histogram(_) => NativeFamily {
+            name: &f.name,
+            help: "",
+            metrics: &[],
+        }
+        .check(),
+        _ => check_metric_name(&f.name, &[]).map(drop),
     }?;
     f.series
         .iter()
@@ -158,10 +155,10 @@ fn text_family(out: &mut String, f: &FamilyCopy) -> fmt::Result {
             }
             (Cell::Gauge(g), _) => write_sample(out, name, &labels, None, g.value())?,
             (Cell::Histogram(h), Kind::Histogram(layout)) => {
-                let Some(read) = read(h, &layout) else {
+                let Some(native) = read(h, &layout) else {
                     continue;
                 };
-                text_histogram(out, name, &labels, &read.native)?;
+                text_histogram(out, name, &labels, &native)?;
             }
             _ => {}
         }
@@ -226,7 +223,7 @@ fn protobuf_family(out: &mut Vec<u8>, f: &FamilyCopy) -> Result<(), OptionError>
             family.write_delimited(out)
         }
         Kind::Histogram(layout) => {
-            let reads: Vec<(usize, Read)> = (f.series.iter().enumerate())
+            let reads: Vec<(usize, NativeHistogram)> = (f.series.iter().enumerate())
                 .filter_map(|(k, (_, cell))| match cell {
                     Cell::Histogram(h) => Some((k, read(h, &layout)?)),
                     _ => None,
@@ -235,7 +232,7 @@ fn protobuf_family(out: &mut Vec<u8>, f: &FamilyCopy) -> Result<(), OptionError>
             let metrics: Vec<NativeMetric<'_>> = (reads.iter())
                 .map(|(k, r)| NativeMetric {
                     labels: &labels[*k],
-                    histogram: &r.native,
+                    histogram: r,
                 })
                 .collect();
             let family = NativeFamily {
