@@ -271,7 +271,7 @@ impl Registry {
         let name = exposed_name(key.name());
         let labels = exposed_labels(key);
         if let Some(found) = self.find(&name, &labels, want) {
-            return found;
+            return Some(found);
         }
         let want = match want {
             Kind::Histogram(_) => Kind::Histogram(self.layout_of(key.name())),
@@ -298,16 +298,13 @@ impl Registry {
         Some(cell)
     }
 
-    /// The registered cell, under the read lock: `Some(None)` for a kind conflict already
-    /// reported, `None` when the series is new.
-    fn find(&self, name: &str, labels: &Labels, want: Kind) -> Option<Option<Cell>> {
+    /// The series' cell under the read lock, when its family has the kind wanted (the write
+    /// path reports one of another kind).
+    fn find(&self, name: &str, labels: &Labels, want: Kind) -> Option<Cell> {
         let families = self.families.read().unwrap_or_else(|e| e.into_inner());
         let family = families.get(name)?;
-        if family.kind.word() != want.word() {
-            return None; // the write path reports it
-        }
         let &k = family.index.get(labels)?;
-        Some(Some(family.series[k].1.clone()))
+        (family.kind.word() == want.word()).then(|| family.series[k].1.clone())
     }
 
     /// The layout of a histogram name, reporting matchers that disagree.
