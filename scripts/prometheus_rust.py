@@ -111,17 +111,17 @@ def main() -> int:
     try:
         info = json.loads(service.stdout.readline())
         port = int(info["addr"].rsplit(":", 1)[1])
-        print(f"prometheus (Rust metrics facade): {info['count']} values, e {info['relative_error']}, "
-              f"schema {info['schema']}, served at {info['addr']}")
+        print(f"prometheus (Rust metrics facade): {info['count']} values, "
+              f"e {info['relative_error']}, schema {info['schema']}, served at {info['addr']}")
         for native in (True, False):
             (workdir / str(native)).mkdir()
             servers.append(Prometheus([port], workdir / str(native), native=native))
         series = f'{{route="/a",instance="127.0.0.1:{port}"}}'
         check_native(servers[0], info, NAME + series)
         check_classic(servers[1], info, series, classic_buckets(info["addr"]))
+        n = float(info["count"])
         for prom in servers:
-            check_close("rpc_requests_total", prom.value(f"rpc_requests_total{series}",
-                                                         float(info["count"])), float(info["count"]))
+            check_close("rpc_requests_total", prom.value(f"rpc_requests_total{series}", n), n)
     finally:
         for prom in servers:
             prom.stop()
