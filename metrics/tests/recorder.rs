@@ -397,3 +397,21 @@ fn integer_layouts_record_from_thread_local_shards() {
         .set_default_layout(Layout::new().with_mode(picollo_metrics::Mode::ThreadLocal));
     assert!(matches!(bad, Err(BuildError::InvalidLayout(_))));
 }
+
+#[test]
+fn the_endpoint_refuses_other_methods() {
+    let recorder = PicolloBuilder::new().build_recorder();
+    let addr = recorder.handle().serve("127.0.0.1:0").unwrap();
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET\r\n"),
+        "{answer}"
+    );
+}
