@@ -3,9 +3,10 @@
 #  1. every publishable crate's manifest has its metadata (description, license, readme,
 #     documentation, keywords, categories; no placeholder repository) and its license files;
 #  2. `cargo package --workspace` packs and verifies picollo, picollo-perf, picollo-bench,
-#     picollo-ffi, picollo-cli and the compatibility layers picollo-criterion, picollo-divan
-#     and picollo-divan-macros (each builds from its .crate alone; the unpublished
-#     picollo comes from cargo's local registry of the workspace);
+#     picollo-ffi, picollo-cli, the compatibility layers picollo-criterion, picollo-divan
+#     and picollo-divan-macros, and picollo-metrics (the `metrics` facade's recorder); each
+#     builds from its .crate alone (the unpublished picollo comes from cargo's local
+#     registry of the workspace);
 #  3. the packed picollo builds with every feature from its own folder; the packed
 #     picollo-perf carries native/ and builds from its own folder (against the packed
 #     picollo) with the rdpmc path (cfg picollo_native) compiled in;
@@ -20,7 +21,7 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 die() { echo "package: FAIL: $*" >&2; exit 1; }
 step() { echo "--- package: $*"; }
 
-crates="picollo picollo-perf picollo-bench picollo-ffi picollo-cli picollo-criterion picollo-divan picollo-divan-macros"
+crates="picollo picollo-perf picollo-bench picollo-ffi picollo-cli picollo-criterion picollo-divan picollo-divan-macros picollo-metrics"
 
 step "manifest metadata and license files"
 cargo metadata --no-deps --format-version 1 | python3 -c '
@@ -46,8 +47,8 @@ for p in meta["packages"]:
     for f in ("LICENSE-MIT", "LICENSE-APACHE", p.get("readme") or "README.md"):
         if not os.path.isfile(os.path.join(folder, f)):
             bad.append(f"{name}: {f} missing in {folder}")
-if published != 8:
-    bad.append(f"expected 8 publishable crates, found {published}")
+if published != 9:
+    bad.append(f"expected 9 publishable crates, found {published}")
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

@@ -14,6 +14,7 @@ needs prometheus venv || exit 1
 prometheus --version 2>&1 | head -1
 
 cargo build -q --release -p picollo-ffi
+cargo build -q --release -p picollo-metrics --example serve
 target="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 venv="${PICOLLO_VENV:-.venv}"
 py="$venv/bin/python"
@@ -21,6 +22,14 @@ py="$venv/bin/python"
 # The source package (standard library only) with the workspace's library.
 export PYTHONPATH="$PWD/python-demo" PICOLLO_LIB="$target/release/libpicollo.so"
 "$py" scripts/prometheus_native.py
+
+# rust_service: a Rust service recording through the `metrics` facade
+# (metrics/examples/serve.rs), scraped by two prometheus, native and classic
+# (scripts/prometheus_rust.py).
+rust_service() {
+  "$py" scripts/prometheus_rust.py "$target/release/examples/serve"
+}
+rust_service
 
 # python_service: a Python service's picollo.prometheus.Histogram (a known distribution,
 # fixed seed), served as native histograms (protobuf) and as classic buckets (text); the

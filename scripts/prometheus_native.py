@@ -98,7 +98,11 @@ def quantile_bucket(h: native_reader.Native, q: float) -> tuple[float, float]:
 
 
 class Prometheus:
-    def __init__(self, targets: list[int], workdir: Path):
+    """A prometheus on 127.0.0.1 scraping ``targets`` every second; with ``native`` (the
+    default) native histograms are on, so it asks for the protobuf exposition; without, it
+    asks for text and keeps classic buckets."""
+
+    def __init__(self, targets: list[int], workdir: Path, native: bool = True):
         self.port = free_port()
         self.at = None
         config = workdir / "prometheus.yml"
@@ -109,10 +113,10 @@ class Prometheus:
             f"    static_configs:\n      - targets: [{listed}]\n")
         binary = shutil.which("prometheus") or "/usr/bin/prometheus"
         self.log = open(workdir / "prometheus.log", "w")
+        features = ["--enable-feature=native-histograms"] if native else []
         self.process = subprocess.Popen(
             [binary, f"--config.file={config}", f"--storage.tsdb.path={workdir / 'data'}",
-             f"--web.listen-address=127.0.0.1:{self.port}",
-             "--enable-feature=native-histograms"],
+             f"--web.listen-address=127.0.0.1:{self.port}", *features],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def query(self, expr: str, at=None) -> list[dict]:

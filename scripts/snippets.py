@@ -4,8 +4,9 @@ link between them followed.
 
 Each fenced block is judged by its language:
   rust    built (release) and run in a cargo project of its own that depends on the
-          workspace's `picollo`, `picollo-perf` and `picollo-bench` by path, as a user's
-          would from crates.io;
+          workspace's `picollo`, `picollo-perf`, `picollo-bench` and `picollo-metrics` by
+          path, as a user's would from crates.io (and on `metrics`, the facade
+          `picollo-metrics` implements, at the lock file's version);
   c, cpp, csharp
           built and run by the command its page prints below it (below), with mono for C#;
   python  run by its build command where one follows it; else run (a `>>>` session: as a
@@ -302,7 +303,9 @@ class Runner:
             'publish = false\n\n[dependencies]\n'
             f'picollo = {{ path = "{ROOT / "core"}" }}\n'
             f'picollo-perf = {{ path = "{ROOT / "perf"}" }}\n'
-            f'picollo-bench = {{ path = "{ROOT / "bench"}" }}\n\n[workspace]\n')
+            f'picollo-bench = {{ path = "{ROOT / "bench"}" }}\n'
+            f'picollo-metrics = {{ path = "{ROOT / "metrics"}" }}\n'
+            'metrics = "0.24"\n\n[workspace]\n')
         for i, b in enumerate(self.rust):
             (project / "src" / "bin" / f"s{i}.rs").write_text(b.code)
         # The workspace's lock file: the same versions of every dependency as its tests.

@@ -95,6 +95,25 @@ enum Value<'a> {
     S(&'a str),
 }
 
+/// One sample line, `<name>{labels,extra} value` and a newline, label values escaped and
+/// numbers written as the histogram families write theirs: for expositions that write
+/// other families (counters, gauges, histograms of doubles) by the same rules. Names are
+/// not checked here: check them once with [`check_metric_name`](crate::prometheus::check_metric_name)
+/// and [`check_labels`](crate::prometheus::check_labels).
+pub fn write_sample<W: Write>(
+    out: &mut W,
+    name: &str,
+    labels: &[(&str, &str)],
+    extra: Option<(&str, f64)>,
+    value: f64,
+) -> fmt::Result {
+    out.write_str(name)?;
+    write_labels(out, labels, extra.map(|(n, v)| (n, Value::F(v))))?;
+    out.write_char(' ')?;
+    write_f64(out, value)?;
+    out.write_char('\n')
+}
+
 fn write_labels<W: Write>(
     out: &mut W,
     labels: &[(&str, &str)],
@@ -139,7 +158,7 @@ fn write_f64<W: Write>(out: &mut W, v: f64) -> fmt::Result {
 }
 
 /// Escape a label value or help text: backslash, double quote and newline.
-pub(super) fn escape<W: Write>(out: &mut W, s: &str) -> fmt::Result {
+pub fn escape<W: Write>(out: &mut W, s: &str) -> fmt::Result {
     let mut rest = s;
     while let Some(k) = rest.find(['\\', '"', '\n']) {
         out.write_str(&rest[..k])?;

@@ -14,7 +14,9 @@ mod float;
 mod protobuf;
 
 pub(crate) use self::export::PrometheusNative;
-pub use self::protobuf::{NativeFamily, NativeMetric, PROTOBUF_CONTENT_TYPE};
+pub use self::protobuf::{
+    NativeFamily, NativeMetric, ScalarFamily, ScalarKind, ScalarMetric, PROTOBUF_CONTENT_TYPE,
+};
 use super::openmetrics::{cumulative_buckets_checked, HistogramOptions};
 pub use super::openmetrics::{Bounds, CumulativeBuckets};
 pub use super::option::{

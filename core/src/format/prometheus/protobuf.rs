@@ -15,7 +15,9 @@ use crate::format::protobuf::{
 pub const PROTOBUF_CONTENT_TYPE: &str =
     "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited";
 
-/// `MetricType.HISTOGRAM`.
+/// `MetricType.COUNTER`, `.GAUGE` and `.HISTOGRAM`.
+const COUNTER: u64 = 0;
+const GAUGE: u64 = 1;
 const HISTOGRAM: u64 = 4;
 
 /// One series of a family: its labels and its histogram.
@@ -69,13 +71,86 @@ impl NativeFamily<'_> {
 }
 
 fn encode_metric(out: &mut Vec<u8>, m: &NativeMetric<'_>) {
-    for (name, value) in m.labels {
+    encode_labels(out, m.labels);
+    message(out, 7, |h| encode_histogram(h, m.histogram));
+}
+
+/// `Metric.label`: one `LabelPair` per label.
+fn encode_labels(out: &mut Vec<u8>, labels: &[(&str, &str)]) {
+    for (name, value) in labels {
         message(out, 1, |pair| {
             bytes_field(pair, 1, name.as_bytes());
             bytes_field(pair, 2, value.as_bytes());
         });
     }
-    message(out, 7, |h| encode_histogram(h, m.histogram));
+}
+
+/// What a [`ScalarFamily`] holds: its `MetricType` and the `Metric` field of its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKind {
+    /// `COUNTER` (type 0, `Metric.counter`): a total that only grows.
+    Counter,
+    /// `GAUGE` (type 1, `Metric.gauge`): a value that goes up and down.
+    Gauge,
+}
+
+/// One series of a [`ScalarFamily`]: its labels and its value.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarMetric<'a> {
+    /// The labels (names as [`check_labels`] allows; values any text).
+    pub labels: &'a [(&'a str, &'a str)],
+    /// The value.
+    pub value: f64,
+}
+
+/// A `MetricFamily` of counters or gauges, beside the histogram families of
+/// [`NativeFamily`] in one delimited body (a scrape answered in protobuf holds every
+/// family of the endpoint in that form).
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarFamily<'a> {
+    /// The family name (as [`check_metric_name`] allows; a counter's usually ends with
+    /// `_total`, as the Prometheus clients write it in this format).
+    pub name: &'a str,
+    /// The help text.
+    pub help: &'a str,
+    /// Counter or gauge.
+    pub kind: ScalarKind,
+    /// The series.
+    pub metrics: &'a [ScalarMetric<'a>],
+}
+
+impl ScalarFamily<'_> {
+    /// The name, then each series' label names.
+    pub fn check(&self) -> Result<(), OptionError> {
+        check_metric_name(self.name, &[])?;
+        self.metrics
+            .iter()
+            .try_for_each(|m| check_labels(m.labels, ""))
+    }
+
+    /// Appends the family to `out` as one message of a delimited stream.
+    ///
+    /// # Errors
+    /// [`ScalarFamily::check`]'s; nothing is written then.
+    pub fn write_delimited(&self, out: &mut Vec<u8>) -> Result<(), OptionError> {
+        self.check()?;
+        let (kind, field) = match self.kind {
+            ScalarKind::Counter => (COUNTER, 3),
+            ScalarKind::Gauge => (GAUGE, 2),
+        };
+        delimited(out, |f| {
+            bytes_field(f, 1, self.name.as_bytes());
+            bytes_field(f, 2, self.help.as_bytes());
+            varint_field(f, 3, kind);
+            for m in self.metrics {
+                message(f, 4, |metric| {
+                    encode_labels(metric, m.labels);
+                    message(metric, field, |v| double_field(v, 1, m.value));
+                });
+            }
+        });
+        Ok(())
+    }
 }
 
 fn encode_histogram(out: &mut Vec<u8>, h: &NativeHistogram) {
@@ -156,6 +231,44 @@ fn spans(run: &ExponentialBuckets) -> impl Iterator<Item = (i32, &[u64])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counter_family_is_a_metric_family_with_a_counter_value() {
+        let labels = [("a", "b")];
+        let metrics = [ScalarMetric {
+            labels: &labels,
+            value: 1.0,
+        }];
+        let family = ScalarFamily {
+            name: "up_total",
+            help: "",
+            kind: ScalarKind::Counter,
+            metrics: &metrics,
+        };
+        let mut out = Vec::new();
+        family.write_delimited(&mut out).unwrap();
+        let mut expected = alloc::vec![35, 0x0a, 8];
+        expected.extend_from_slice(b"up_total");
+        // help "", type COUNTER (0), metric {label {a, b}, counter {value 1.0}}.
+        expected.extend_from_slice(&[0x12, 0, 0x18, 0, 0x22, 19, 0x0a, 6, 0x0a, 1, b'a']);
+        expected.extend_from_slice(&[0x12, 1, b'b', 0x1a, 9, 0x09]);
+        expected.extend_from_slice(&1.0f64.to_le_bytes());
+        assert_eq!(out, expected);
+        // A gauge holds its value in field 2; bad names are refused, nothing written.
+        let gauge = ScalarFamily {
+            kind: ScalarKind::Gauge,
+            ..family
+        };
+        let mut g = Vec::new();
+        gauge.write_delimited(&mut g).unwrap();
+        assert_eq!((g[14], g[25]), (1, 0x12));
+        let bad = ScalarFamily {
+            name: "1up",
+            ..family
+        };
+        let mut none = Vec::new();
+        assert!(bad.write_delimited(&mut none).is_err() && none.is_empty());
+    }
 
     #[test]
     fn gaps_of_more_than_two_empty_buckets_split_spans() {

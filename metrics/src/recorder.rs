@@ -1,0 +1,126 @@
+//! The `metrics` recorder and the handle that renders what it holds.
+
+use std::io;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+
+use metrics::{Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit};
+
+use crate::expose;
+use crate::registry::{Cell, Conflict, FamilyCopy, Kind, Registry};
+
+/// A `metrics` recorder keeping histograms in Picollo, counters and gauges in atomics.
+/// Install it with [`PicolloBuilder::install`](crate::PicolloBuilder::install), or use it
+/// locally (`metrics::with_local_recorder`) with a [`PicolloHandle`] to render it.
+#[derive(Debug)]
+pub struct PicolloRecorder {
+    registry: Arc<Registry>,
+}
+
+impl PicolloRecorder {
+    pub(crate) fn new(registry: Registry) -> Self {
+        PicolloRecorder {
+            registry: Arc::new(registry),
+        }
+    }
+
+    /// A handle that renders this recorder's metrics (from any thread, any time).
+    pub fn handle(&self) -> PicolloHandle {
+        PicolloHandle {
+            registry: Arc::clone(&self.registry),
+            http_addr: None,
+        }
+    }
+}
+
+impl Recorder for PicolloRecorder {
+    fn describe_counter(&self, key: KeyName, _: Option<Unit>, description: SharedString) {
+        self.registry.describe(key.as_str(), &description);
+    }
+
+    fn describe_gauge(&self, key: KeyName, _: Option<Unit>, description: SharedString) {
+        self.registry.describe(key.as_str(), &description);
+    }
+
+    fn describe_histogram(&self, key: KeyName, _: Option<Unit>, description: SharedString) {
+        self.registry.describe(key.as_str(), &description);
+    }
+
+    fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
+        match self.registry.register(key, Kind::Counter) {
+            Some(Cell::Counter(c)) => Counter::from_arc(c),
+            _ => Counter::noop(),
+        }
+    }
+
+    fn register_gauge(&self, key: &Key, _: &Metadata<'_>) -> Gauge {
+        match self.registry.register(key, Kind::Gauge) {
+            Some(Cell::Gauge(g)) => Gauge::from_arc(g),
+            _ => Gauge::noop(),
+        }
+    }
+
+    fn register_histogram(&self, key: &Key, _: &Metadata<'_>) -> Histogram {
+        let want = Kind::Histogram(self.registry.layouts.default);
+        match self.registry.register(key, want) {
+            Some(Cell::Histogram(h)) => Histogram::from_arc(h),
+            _ => Histogram::noop(),
+        }
+    }
+}
+
+/// Renders the recorder's metrics, as a scrape sees them: cumulative since the start
+/// (nothing is reset by a scrape).
+#[derive(Clone, Debug)]
+pub struct PicolloHandle {
+    registry: Arc<Registry>,
+    pub(crate) http_addr: Option<SocketAddr>,
+}
+
+impl PicolloHandle {
+    /// Answer scrapes at `addr` from a thread of its own (HTTP/1.1 `GET` on any path,
+    /// protobuf when the `Accept` header prefers it, else OpenMetrics text); the address
+    /// bound (port 0 picks a free one).
+    ///
+    /// # Errors
+    /// When `addr` cannot be bound.
+    pub fn serve(&self, addr: impl ToSocketAddrs) -> io::Result<SocketAddr> {
+        crate::http::spawn(addr, self.clone())
+    }
+
+    /// Where the builder's listener answers, when it has one.
+    pub fn http_addr(&self) -> Option<SocketAddr> {
+        self.http_addr
+    }
+
+    /// The OpenMetrics text: counters, gauges, and histograms with classic buckets.
+    pub fn render(&self) -> String {
+        expose::text(&self.families())
+    }
+
+    /// The delimited protobuf body (`application/vnd.google.protobuf;
+    /// proto=io.prometheus.client.MetricFamily; encoding=delimited`): histograms native,
+    /// with their classic buckets too.
+    pub fn render_protobuf(&self) -> Vec<u8> {
+        expose::protobuf(&self.families())
+    }
+
+    /// The conflicts seen so far, each once, in the order they arose.
+    pub fn conflicts(&self) -> Vec<Conflict> {
+        self.registry.conflicts()
+    }
+
+    /// Every family that can be exposed; the others reported as conflicts.
+    fn families(&self) -> Vec<FamilyCopy> {
+        let mut families = self.registry.copy();
+        families.retain(|f| match expose::check_family(f) {
+            Ok(()) => true,
+            Err(_) => {
+                let name = f.name.clone();
+                self.registry.report(Conflict::InvalidName { name });
+                false
+            }
+        });
+        families
+    }
+}
