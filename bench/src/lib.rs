@@ -31,6 +31,7 @@
 mod error;
 pub mod export;
 pub mod flags;
+pub mod history;
 pub mod html;
 mod judge;
 mod measure;
