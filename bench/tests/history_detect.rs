@@ -103,6 +103,7 @@ struct Tally {
 
 fn run_case(case: Case, real: &[Series], n: usize) -> Tally {
     let mut t = Tally::default();
+    let start = std::time::Instant::now();
     for i in 0..n {
         let (s, at) = series(case, i, real);
         let report: Report = detect(&s, &Options::default()).expect("a valid series");
@@ -114,7 +115,8 @@ fn run_case(case: Case, real: &[Series], n: usize) -> Tally {
         t.tail_kind += hit.is_some_and(|c| c.kind == Kind::Tail) as usize;
         t.shift_kind += hit.is_some_and(|c| c.kind == Kind::Shift) as usize;
     }
-    println!("history detect: {case:?}: {t:?}");
+    let took = start.elapsed().as_secs_f64();
+    println!("history detect: {case:?}: {t:?} ({took:.1} s)");
     t
 }
 
@@ -142,21 +144,27 @@ fn binomial_bound_is_the_tail_it_says() {
 fn steps_of_five_and_ten_percent_and_tail_changes_are_found_at_their_commit() {
     let real = real();
     let n = count();
-    // Found in 95 % of series: the tail change, the hardest, misses about 2 % (a slow run
-    // or two right before the change fit either side), and more than 5 % of 400 series at
-    // a 2 % rate happens with probability below 1e-4.
-    let misses = n / 20;
+    // Found in 95 % of series: the tail change, the hardest, misses about 2.5 % (two or
+    // three slow runs right before the change fit either side; it is judged on twice the
+    // series), and more than 5 % of 800 series at a 2.5 % rate happens with probability
+    // 2e-5.
     for case in [
         Case::Step(1.05),
         Case::Step(1.10),
         Case::Step(0.95),
         Case::Tail(1.20),
     ] {
+        let n = if matches!(case, Case::Tail(_)) {
+            2 * n
+        } else {
+            n
+        };
+        let misses = n / 20;
         let t = run_case(case, &real, n);
         assert!(t.series - t.hits <= misses, "{case:?}: {t:?}");
         // Beside a change misplaced: at most two tests after the true change's, each false
         // with about alpha (1 % allowed: the split chosen shapes the stretches tested after).
-        let elsewhere = t.false_changes - (t.series - t.hits);
+        let elsewhere = t.false_changes.saturating_sub(t.series - t.hits);
         assert!(elsewhere <= binomial_bound(2 * n, 0.01), "{case:?}: {t:?}");
         // The kind: wrong where a 99 % interval misses (the body's or the width's; 3 %).
         let named = match case {
@@ -193,11 +201,7 @@ fn flat_simulated_series_give_false_changes_at_alpha() {
     let mut false_changes = 0;
     for i in 0..n {
         let mut rng = XorShift64::new(0xF1A7 + i as u64);
-        let mut normal = || {
-            let u = |r: &mut XorShift64| (r.next() >> 11) as f64 / (1u64 << 53) as f64 + 1e-300;
-            let (a, b) = (u(&mut rng), u(&mut rng));
-            (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
-        };
+        let mut normal = || normal(&mut rng);
         let points = (0..RUNS)
             .map(|k| Point {
                 commit: format!("c{k}"),
@@ -280,4 +284,50 @@ fn documents_become_a_series_of_their_rounds() {
     assert_eq!(s.points[0].replicates[0], want);
     let e = from_documents(&runs, "no such benchmark", "time").unwrap_err();
     assert!(e.contains("no such benchmark"), "{e}");
+}
+
+/// A normal draw (Box–Muller) from `rng`.
+fn normal(rng: &mut XorShift64) -> f64 {
+    let u = |r: &mut XorShift64| (r.next() >> 11) as f64 / (1u64 << 53) as f64 + 1e-300;
+    let (a, b) = (u(rng), u(rng));
+    (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
+}
+
+/// A regression undone 10 runs later (+10 % at every rank, each with noise of 2 %): both
+/// ends are found (about 4 times in 5), where one split of the whole series moves its rank
+/// sums too little. The bound allows misses at 30 %.
+#[test]
+fn a_regression_fixed_later_is_found_at_both_ends() {
+    let n = count() / 8;
+    let mut both = 0;
+    for i in 0..n {
+        let mut rng = XorShift64::new(0xB0B + i as u64);
+        let start = 20 + (rng.next() % 60) as usize;
+        let points = (0..RUNS)
+            .map(|k| {
+                let level = if (start..start + 10).contains(&k) {
+                    1.10
+                } else {
+                    1.0
+                };
+                let mut value = |base: f64| base * level * (0.02 * normal(&mut rng)).exp();
+                Point {
+                    commit: format!("c{k}"),
+                    time: String::new(),
+                    replicates: vec![vec![value(1000.0), value(1100.0), value(1500.0)]],
+                }
+            })
+            .collect();
+        let s = Series {
+            benchmark: "bump".into(),
+            metric: "time".into(),
+            ranks: vec![50.0, 90.0, 99.0],
+            points,
+        };
+        let found = detect(&s, &Options::default()).unwrap().changes;
+        let near = |at: usize| found.iter().any(|c| c.index.abs_diff(at) <= 1);
+        both += (near(start) && near(start + 10)) as usize;
+    }
+    println!("history detect: a regression fixed 10 runs later: both ends in {both} of {n}");
+    assert!(n - both <= binomial_bound(n, 0.3), "{both} of {n}");
 }

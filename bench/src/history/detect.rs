@@ -15,7 +15,7 @@ use picollo::concurrent::XorShift64;
 use serde::{Deserialize, Serialize};
 
 pub use size::Size;
-use split::{best, mid_ranks, significant, Test};
+use split::{best, mid_ranks, significant, Shape, Split, Test};
 
 use super::series::Series;
 
@@ -128,38 +128,68 @@ pub fn detect(series: &Series, options: &Options) -> Result<Report, String> {
     })
 }
 
-/// Binary segmentation of `figures` (`[rank][run]`): each stretch's best split, kept where
-/// significant, then its two sides in turn. The cuts (first run after, rank, p-value) in
-/// run order, and the count of tests.
+/// Binary segmentation of `figures` (`[rank][run]`), circular where a split alone does not
+/// stand: each stretch's best split, judged at half the level; where it does not stand, its
+/// best segment (a segment inside it too: a change and its undoing), at the other half. A
+/// split cuts the stretch and its two sides are judged in turn; a segment inside sends the
+/// stretches up to its end and from its start (so each of its ends stands on a test of its
+/// own). The cuts (first run after, rank, p-value) in run order, and the count of tests.
 fn segment(figures: &[Vec<f64>], options: &Options) -> (Vec<(usize, usize, f64)>, usize) {
     let mut rng = XorShift64::new(options.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let test = Test {
-        alpha: options.alpha,
-        permutations: options.permutations,
-        min: options.min_segment,
-    };
+    let min = options.min_segment;
     let (mut cuts, mut tests) = (Vec::new(), 0);
     let mut stretches = std::vec![(0, figures[0].len())];
     while let Some((lo, hi)) = stretches.pop() {
-        if hi - lo < 2 * test.min {
+        if hi - lo < 2 * min {
             continue;
         }
         tests += 1;
-        let ranks: Vec<Vec<f64>> = figures.iter().map(|f| mid_ranks(&f[lo..hi])).collect();
-        let order: Vec<usize> = (0..hi - lo).collect();
-        let s = best(&ranks, &order, test.min);
-        let (kept, p) = significant(&ranks, s.z, &test, &mut rng);
-        if kept {
-            let at = lo + locate::refine(&figures[s.rank][lo..hi], s.at, hi - lo, test.min);
-            cuts.push((at, s.rank, p));
-            // The right side is pushed first so that the left is judged first: the draws,
-            // and so the answer, depend only on the seed.
-            stretches.push((at, hi));
-            stretches.push((lo, at));
+        let Some((s, p)) = judge(figures, (lo, hi), options, &mut rng) else {
+            continue;
+        };
+        match s.at {
+            (i, j) if i > 0 && j < hi - lo => {
+                stretches.push((lo + i, hi));
+                stretches.push((lo, lo + j));
+            }
+            (i, j) => {
+                let k = if i == 0 { j } else { i };
+                let at = lo + locate::refine(&figures[s.rank][lo..hi], k, hi - lo, min);
+                cuts.push((at, s.rank, p));
+                // The right side is pushed first so that the left is judged first: the
+                // draws, and so the answer, depend only on the seed.
+                stretches.push((at, hi));
+                stretches.push((lo, at));
+            }
         }
     }
     cuts.sort_unstable_by_key(|c| c.0);
+    // Two stretches that overlap (the ends of one segment) may find one change twice.
+    cuts.dedup_by(|b, a| b.0 - a.0 < min);
     (cuts, tests)
+}
+
+/// The stretch `lo..hi` of `figures`' best split where it stands at half the level, else
+/// its best segment where that stands at the other half; with its p-value.
+fn judge(
+    figures: &[Vec<f64>],
+    (lo, hi): (usize, usize),
+    options: &Options,
+    rng: &mut XorShift64,
+) -> Option<(Split, f64)> {
+    let ranks: Vec<Vec<f64>> = figures.iter().map(|f| mid_ranks(&f[lo..hi])).collect();
+    let order: Vec<usize> = (0..hi - lo).collect();
+    let min = options.min_segment;
+    [false, true].into_iter().find_map(|inside| {
+        let test = Test {
+            alpha: options.alpha / 2.0,
+            permutations: options.permutations,
+            shape: Shape { min, inside },
+        };
+        let s = best(&ranks, &order, test.shape);
+        let (kept, p) = significant(&ranks, s.z, &test, rng);
+        kept.then_some((s, p))
+    })
 }
 
 /// The change at `at` between the stretches `from..at` and `at..to` (`bounds`), found at
