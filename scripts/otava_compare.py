@@ -16,7 +16,8 @@ A change found within 1 run of the true one is a hit; every other change is a fa
 Prints a table and checks only bounds that hold by far: Picollo finds the tail changes
 that Otava on medians cannot see, and nearly every 5 % step.
 
-    python3 scripts/otava_compare.py --detector target/debug/examples/history_detect [--series N]
+    python3 scripts/otava_compare.py --detector target/debug/examples/history_detect \
+        [--series N] [--runs bench/tests/data/history-runs-spread.json]
 """
 
 import argparse
@@ -109,8 +110,8 @@ def per_run(series, q):
     return [statistics.median(r[q] for r in p["replicates"]) for p in series["points"]]
 
 
-def real_noise(detector, n, rows):
-    real = json.load(open(FIXTURE))["series"]
+def real_noise(detector, n, rows, runs):
+    real = json.load(open(runs))["series"]
     results = {}
     for name, case in CASES:
         rng = random.Random(f"{name}/{n}")
@@ -172,9 +173,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--detector", required=True, help="bench/examples/history_detect, built")
     ap.add_argument("--series", type=int, default=100, help="series per case (default 100)")
+    ap.add_argument("--runs", default=FIXTURE, help="the real runs drawn from (default: "
+                    "bench/tests/data/history-runs.json)")
     args = ap.parse_args()
     rows = []
-    r = real_noise(args.detector, args.series, rows)
+    r = real_noise(args.detector, args.series, rows, args.runs)
     generated(args.detector, rows)
     table(rows)
     n = args.series

@@ -1,15 +1,17 @@
 //! Change points of series of runs (bench/src/history), from the command line:
 //!
-//!   history_detect --series FILE [--seed N] [--alpha A]
-//!       FILE holds one series (JSON) or a list of them; prints one report (JSON) a line.
+//!   history_detect --series FILE [--seed N] [--alpha A] [--html PAGE]
+//!       FILE holds one series (JSON) or a list of them; prints one report (JSON) a line,
+//!       and with --html writes their timeline page (each change point marked and said).
 //!   history_detect --record OUT --benchmark NAME [--metric time] DOC...
 //!       the series of NAME's metric over the documents DOC (a suite's results.json or a
 //!       `picollo bench --json` file), in the order given, each named by its file's stem.
 
 use std::process::ExitCode;
 
-use picollo_bench::history::detect::{detect, Options};
+use picollo_bench::history::detect::{detect, Options, Report};
 use picollo_bench::history::series::{from_documents, RunKey, Series};
+use picollo_bench::html::timeline;
 use picollo_bench::model::document::Document;
 
 fn main() -> ExitCode {
@@ -18,7 +20,7 @@ fn main() -> ExitCode {
         Some("--series") => run_series(&args[1..]),
         Some("--record") => record(&args[1..]),
         _ => Err(
-            "usage: history_detect --series FILE [--seed N] [--alpha A] | \
+            "usage: history_detect --series FILE [--seed N] [--alpha A] [--html PAGE] | \
                   --record OUT --benchmark NAME [--metric M] DOC..."
                 .into(),
         ),
@@ -61,15 +63,28 @@ fn run_series(args: &[String]) -> Result<(), String> {
         alpha: number(args, "--alpha", defaults.alpha)?,
         ..defaults
     };
+    let mut judged = Vec::new();
     for t in texts {
         let series = Series::read(&t).map_err(|e| format!("{path}: {e}"))?;
         let report = detect(&series, &options)?;
-        println!(
-            "{}",
-            serde_json::to_string(&report).map_err(|e| e.to_string())?
-        );
+        let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        println!("{line}");
+        judged.push((series, report));
     }
-    Ok(())
+    match flag(args, "--html") {
+        None => Ok(()),
+        Some(page) => write_page(page, &format!("Change points: {path}"), &judged),
+    }
+}
+
+/// The timeline page of `judged`, written to `path`.
+fn write_page(path: &str, title: &str, judged: &[(Series, Report)]) -> Result<(), String> {
+    let pairs: Vec<(&Series, &Report)> = judged.iter().map(|(s, r)| (s, r)).collect();
+    let mut html = String::new();
+    timeline(title, &pairs)
+        .write(&mut html)
+        .map_err(|e| e.to_string())?;
+    std::fs::write(path, html).map_err(|e| format!("{path}: {e}"))
 }
 
 fn record(args: &[String]) -> Result<(), String> {

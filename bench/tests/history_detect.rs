@@ -3,7 +3,9 @@
 //! machine named there), with steps of the whole distribution and of its tail alone
 //! injected at known commits, flat series, and series with one slow run. Each bound is one
 //! correct code fails with probability at most 1e-4 (binomial tails, computed below).
-//! `PICOLLO_HISTORY_SERIES=N` raises the count of series a case (default 400) for figures.
+//! `PICOLLO_HISTORY_SERIES=N` sets the count of series a case (default 400) for figures;
+//! `PICOLLO_HISTORY_RUNS=FILE` draws from other runs (history-runs-spread.json: runs 30 s
+//! apart, whose P99 varies far more; figures only, the bounds are for the default).
 
 use picollo::concurrent::XorShift64;
 use picollo_bench::history::detect::{detect, Kind, Options, Report};
@@ -19,8 +21,9 @@ fn real() -> Vec<Series> {
     struct Fixture {
         series: Vec<Series>,
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/history-runs.json");
-    let text = std::fs::read_to_string(path).expect("the fixture");
+    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/history-runs.json");
+    let path = std::env::var("PICOLLO_HISTORY_RUNS").unwrap_or(default.into());
+    let text = std::fs::read_to_string(&path).expect("the fixture");
     let f: Fixture = serde_json::from_str(&text).expect("a fixture of series");
     f.series
         .iter()
@@ -330,4 +333,40 @@ fn a_regression_fixed_later_is_found_at_both_ends() {
     }
     println!("history detect: a regression fixed 10 runs later: both ends in {both} of {n}");
     assert!(n - both <= binomial_bound(n, 0.3), "{both} of {n}");
+}
+
+/// The timeline page's series (drawn from the real runs: P99 +20 % from run 41, every rank
+/// +5 % from run 71) give both changes, of their kinds, and the page says and draws each.
+#[test]
+fn the_timeline_marks_each_change() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/history-timeline.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let all: Vec<Series> = serde_json::from_str(&text).unwrap();
+    let reports: Vec<Report> = all
+        .iter()
+        .map(|s| detect(s, &Options::default()).unwrap())
+        .collect();
+    let pairs: Vec<(&Series, &Report)> = all.iter().zip(&reports).collect();
+    let mut html = String::new();
+    picollo_bench::html::timeline("Change points", &pairs)
+        .write(&mut html)
+        .unwrap();
+    for (s, r) in &pairs {
+        let found: Vec<(usize, Kind)> = r.changes.iter().map(|c| (c.index, c.kind)).collect();
+        assert_eq!(
+            found,
+            [(40, Kind::Tail), (70, Kind::Shift)],
+            "{}",
+            s.benchmark
+        );
+        for c in &r.changes {
+            let line = picollo_bench::html::escape(&picollo_bench::html::change_line(c));
+            // Said in the list and in the marker's tooltip.
+            assert_eq!(html.matches(&line).count(), 2, "{line}");
+        }
+    }
+    assert_eq!(html.matches("<figure>").count(), all.len());
 }
