@@ -38,7 +38,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             alpha: 0.005,
-            permutations: 999,
+            permutations: 1999,
             min_segment: 5,
             seed: 1,
         }
