@@ -2,7 +2,8 @@
 # The HTML reports in a real browser. Renders the demo's comparison (Python through the C
 # ABI), a benchmark of two commands (picollo bench --html), an interval log (picollo report
 # --html), the page of a selection that picks nothing, and the Rust example's pages (a
-# comparison, one result, 16 metrics × 100 rounds a side), then scripts/html_check.py opens
+# comparison, one result, 16 metrics × 100 rounds a side) and the timeline of change points
+# (bench/examples/history_detect.rs), then scripts/html_check.py opens
 # each in headless Chromium: html5lib's strict parse, no console error, no request beyond
 # the page, the verdict line the command printed in the rendered text, every figure drawn
 # inside the page with a title and a caption. Screenshots (light and dark) and the printed
@@ -20,7 +21,8 @@ out=target/html-report
 rm -rf "$out"
 mkdir -p "$out"
 cargo build -q --release -p picollo-ffi -p picollo-cli
-cargo build -q --release -p picollo-bench --example html_report --example ci_summary
+cargo build -q --release -p picollo-bench --example html_report --example ci_summary \
+  --example history_detect
 picollo=target/release/picollo
 
 # The first verdict line of FILE (of a line that starts with PREFIX, which is cut).
@@ -35,6 +37,8 @@ status=0
   status=$?
 [ "$status" = 5 ] || { echo "html: an empty selection exited $status, not 5 (no data)"; exit 1; }
 target/release/examples/html_report "$out" >"$out/example.txt"
+target/release/examples/history_detect --series bench/tests/data/history-timeline.json \
+  --html "$out/timeline.html" >"$out/timeline.txt"
 
 size=$(stat -c %s "$out/sixteen.html")
 echo "html: 16 metrics x 100 rounds a side: $size bytes"
@@ -47,7 +51,8 @@ echo "html: 16 metrics x 100 rounds a side: $size bytes"
   "$out/empty.html" "Nothing to draw: cli/tests/data/latency.hlog: no intervals tagged none" \
   "$out/comparison.html" "$(verdict_of "$out/example.txt" "comparison.html: ")" \
   "$out/result.html" "4506 bytes: time P50=" \
-  "$out/sixteen.html" "$(verdict_of "$out/example.txt" "sixteen.html: ")"
+  "$out/sixteen.html" "$(verdict_of "$out/example.txt" "sixteen.html: ")" \
+  "$out/timeline.html" "tail at 4cbd87a (run 41): P50 +0.0 %"
 
 mkdir -p "$out/ci"
 target/release/examples/ci_summary "$out/ci/summary-500.md"

@@ -12,6 +12,7 @@ mod comparison;
 mod figures;
 mod page;
 mod svg;
+mod timeline;
 
 use core::fmt::{self, Write};
 use std::string::String;
@@ -23,6 +24,7 @@ pub use figures::{
 };
 pub use page::{escape, Cell, Page, Table};
 pub use svg::{shape_name, Axis};
+pub use timeline::{change_line, timeline};
 
 use super::SCALE;
 use crate::measure::result::BenchResult;
