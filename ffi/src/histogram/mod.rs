@@ -366,3 +366,27 @@ pub(crate) unsafe fn merge_into<H: Castable>(
         merge(dst, src)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::unsigned;
+
+    #[test]
+    fn unsigned_reads_values_from_0_in_place_and_names_the_first_negative() {
+        let values = [0, 1, 5000, i64::MAX];
+        let read = unsigned(&values).unwrap();
+        assert_eq!(read, [0, 1, 5000, i64::MAX as u64]);
+        assert_eq!(read.as_ptr() as usize, values.as_ptr() as usize);
+        assert!(unsigned(&[]).unwrap().is_empty());
+        for (values, message) in [
+            (&[-1i64][..], "values[0] is negative (-1)"),
+            (
+                &[7, 8, i64::MIN, -3][..],
+                "values[2] is negative (-9223372036854775808)",
+            ),
+        ] {
+            let failure = unsigned(values).unwrap_err();
+            assert!(failure.message.starts_with(message), "{}", failure.message);
+        }
+    }
+}
