@@ -444,9 +444,53 @@ void test_bench_lambda() {
 
 } // namespace
 
+// record_many from a pointer and a length (and a std::span under C++20), unsigned and
+// signed, counts what per-value records count; a negative signed value throws and records
+// nothing.
+void test_record_many_spans() {
+    picollo::Options o;
+    o.relative_error = 0.01;
+    o.min = 10000;
+    o.max = 30000;
+    std::vector<uint64_t> values = seed_values(5000, 7);
+    values.push_back(5);     // underflow
+    values.push_back(90000); // overflow
+    std::vector<int64_t> signed_values(values.begin(), values.end());
+    picollo::Histogram one(o), many(o), signed_many(o);
+    for (uint64_t v : values) {
+        one.record(v);
+    }
+    many.record_many(values.data(), values.size());
+    signed_many.record_many(signed_values.data(), signed_values.size());
+#ifdef PICOLLO_HPP_SPAN
+    many.record_many(std::span<const uint64_t>(values));
+    signed_many.record_many(std::span<const int64_t>(signed_values));
+    for (uint64_t v : values) {
+        one.record(v);
+    }
+    std::printf("record_many: std::span overloads tested (C++20)\n");
+#endif
+    for (picollo::Histogram *h : {&many, &signed_many}) {
+        EXPECT_TRUE(h->table() == one.table());
+        picollo_histogram_info a = h->info(), b = one.info();
+        EXPECT_TRUE(a.total == b.total && a.underflow == b.underflow && a.overflow == b.overflow);
+    }
+    std::vector<int64_t> negative = {12000, -1, 13000};
+    bool threw = false;
+    try {
+        signed_many.record_many(negative.data(), negative.size());
+    } catch (const picollo::Error &e) {
+        threw = e.status() == PICOLLO_STATUS_INVALID_ARGUMENT;
+    }
+    EXPECT_TRUE(threw && signed_many.table() == one.table());
+    many.record_many(static_cast<const uint64_t *>(nullptr), 0);
+    EXPECT_TRUE(many.table() == one.table());
+}
+
 int main() {
     try {
         test_record_summary_table();
+        test_record_many_spans();
         test_seed_percentile_line();
         test_errors_and_ownership();
         test_snapshot();

@@ -512,8 +512,42 @@ static void test_recorder(void)
     recorder_by_value();
 }
 
+/* record_many_i64 counts what record counts for values from 0; a negative value anywhere is
+ * refused, naming it, and nothing of the call is recorded. */
+static void test_record_many_i64(void)
+{
+    picollo_histogram *a = make_histogram(64, 0.01, 1000, 100000);
+    picollo_histogram *b = make_histogram(64, 0.01, 1000, 100000);
+    int64_t many[3000];
+    uint64_t seed = 7;
+    size_t k;
+    picollo_summary s1, s2;
+    picollo_histogram_info before;
+    for (k = 0; k < 3000; k++) {
+        many[k] = (int64_t)(rng_next(&seed) % 150000);
+    }
+    many[10] = INT64_MAX; /* the largest: overflow */
+    for (k = 0; k < 3000; k++) {
+        picollo_histogram_record(b, (uint64_t)many[k]);
+    }
+    EXPECT(picollo_histogram_record_many_i64(a, many, 3000), PICOLLO_STATUS_OK);
+    EXPECT(picollo_histogram_record_many_i64(a, NULL, 0), PICOLLO_STATUS_OK);
+    s1 = summary_of(a);
+    s2 = summary_of(b);
+    CHECK(same_summary(&s1, &s2));
+    CHECK(s1.total + s1.underflow + s1.overflow == 3000 && s1.overflow >= 1);
+    before = info_of(a);
+    many[2999] = -1;
+    EXPECT_MSG(picollo_histogram_record_many_i64(a, many, 3000), PICOLLO_STATUS_INVALID_ARGUMENT,
+               "values[2999] is negative (-1)");
+    CHECK(info_of(a).total == before.total && info_of(a).overflow == before.overflow);
+    picollo_histogram_free(a);
+    picollo_histogram_free(b);
+}
+
 void test_recording(void)
 {
+    test_record_many_i64();
     test_recorder();
     test_record_basics();
     test_record_n_saturation();

@@ -547,6 +547,26 @@ static picollo_status record_many_huge_n(void)
     const uint64_t v[1] = {5};
     return picollo_histogram_record_many(h, v, SIZE_MAX);
 }
+static picollo_status record_many_i64_null_h(void)
+{
+    const int64_t v[1] = {5};
+    return picollo_histogram_record_many_i64(NULL, v, 1);
+}
+static picollo_status record_many_i64_null_values(void) { return picollo_histogram_record_many_i64(h, NULL, 1); }
+static picollo_status record_many_i64_huge_n(void)
+{
+    const int64_t v[1] = {5};
+    return picollo_histogram_record_many_i64(h, v, SIZE_MAX);
+}
+/* The lowest int64 is refused, by its position and value, and nothing is recorded. */
+static picollo_status record_many_i64_min(void)
+{
+    const int64_t v[3] = {5, 6, INT64_MIN};
+    uint64_t before = info_of(h).total;
+    picollo_status st = picollo_histogram_record_many_i64(h, v, 3);
+    CHECK(info_of(h).total == before);
+    return st;
+}
 static picollo_status reset_null(void) { return picollo_histogram_reset(NULL); }
 static picollo_status selection_null(void) { return picollo_histogram_set_value_selection(NULL, 0); }
 static picollo_status selection_4(void) { return picollo_histogram_set_value_selection(h, 4); }
@@ -4054,6 +4074,10 @@ static const bad_row rows[] = {
     ROW(picollo_histogram_record_many, record_many_null_values_max, NULLP, "`values`"),
     ROW(picollo_histogram_record_many, record_many_null_values_0, OK, NULL),
     ROW(picollo_histogram_record_many, record_many_huge_n, INVAL, "`values`"),
+    ROW(picollo_histogram_record_many_i64, record_many_i64_null_h, NULLP, "`h`"),
+    ROW(picollo_histogram_record_many_i64, record_many_i64_null_values, NULLP, "`values`"),
+    ROW(picollo_histogram_record_many_i64, record_many_i64_huge_n, INVAL, "`values`"),
+    ROW(picollo_histogram_record_many_i64, record_many_i64_min, INVAL, "values[2] is negative (-9223372036854775808)"),
     ROW(picollo_histogram_reset, reset_null, NULLP, "`h`"),
     ROW(picollo_histogram_set_value_selection, selection_null, NULLP, "`h`"),
     ROW(picollo_histogram_set_value_selection, selection_4, INVAL, "selection"),

@@ -42,7 +42,7 @@
 #define PICOLLO_ABI_VERSION_MAJOR 1
 
 // Minor ABI version: bumped when functions or fields are added compatibly.
-#define PICOLLO_ABI_VERSION_MINOR 29
+#define PICOLLO_ABI_VERSION_MINOR 30
 
 // ABI version of this header: major in the high 16 bits, minor in the low 16.
 #define PICOLLO_ABI_VERSION ((PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR)
@@ -1664,7 +1664,8 @@ PICOLLO_RECORD_ATTR void picollo_float_histogram_record_n(struct picollo_float_h
 // Records the `n` doubles of `values` in one call (`values` may be NULL when `n` is 0).
 picollo_status picollo_float_histogram_record_many(struct picollo_float_histogram *h, const double *values, size_t n);
 
-// Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0).
+// Records the `n` floats of `values`, each converted exactly (NULL when `n` is 0), through the
+// same batch path as `picollo_float_histogram_record_many`.
 picollo_status picollo_float_histogram_record_many_f32(struct picollo_float_histogram *h, const float *values, size_t n);
 
 // Clears every count, the sum and the extremes (single writer: from the writing thread).
@@ -1710,6 +1711,11 @@ void picollo_histogram_record_corrected(struct picollo_histogram *h, uint64_t va
 
 // Records the `n` values of `values` in one call (`values` may be NULL when `n` is 0).
 picollo_status picollo_histogram_record_many(struct picollo_histogram *h, const uint64_t *values, size_t n);
+
+// Records the `n` signed values of `values` in one call, as `picollo_histogram_record_many`
+// records them (`values` may be NULL when `n` is 0). `INVALID_ARGUMENT`, and nothing recorded,
+// when a value is negative (no histogram holds one). ABI 1.30.
+picollo_status picollo_histogram_record_many_i64(struct picollo_histogram *h, const int64_t *values, size_t n);
 
 // Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 picollo_status picollo_histogram_reset(struct picollo_histogram *h);

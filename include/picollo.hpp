@@ -16,6 +16,12 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#if __cplusplus >= 202002L && defined(__has_include)
+#if __has_include(<span>)
+#include <span>
+#define PICOLLO_HPP_SPAN 1
+#endif
+#endif
 
 #include "picollo.h"
 
@@ -88,9 +94,19 @@ public:
 
     void record(uint64_t v) noexcept { picollo_histogram_record(h_.get(), v); }
     void record(uint64_t v, uint64_t n) noexcept { picollo_histogram_record_n(h_.get(), v, n); }
-    void record(const std::vector<uint64_t> &vs) {
-        check(picollo_histogram_record_many(h_.get(), vs.data(), vs.size()));
+    void record(const std::vector<uint64_t> &vs) { record_many(vs.data(), vs.size()); }
+    // The n values at vs in one call (the batch record); int64_t ones throw on a negative
+    // value, and then nothing is recorded. Under C++20, a std::span of either too.
+    void record_many(const uint64_t *vs, size_t n) {
+        check(picollo_histogram_record_many(h_.get(), vs, n));
     }
+    void record_many(const int64_t *vs, size_t n) {
+        check(picollo_histogram_record_many_i64(h_.get(), vs, n));
+    }
+#ifdef PICOLLO_HPP_SPAN
+    void record_many(std::span<const uint64_t> vs) { record_many(vs.data(), vs.size()); }
+    void record_many(std::span<const int64_t> vs) { record_many(vs.data(), vs.size()); }
+#endif
     void reset() { check(picollo_histogram_reset(h_.get())); }
 
     picollo_histogram_info info() const {

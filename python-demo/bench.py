@@ -12,18 +12,26 @@ floor a ctypes binding cannot go under, which ``Histogram.record`` is compared w
 The last line is the one scripts read:
 ``bench python: record=<ns> bare=<ns> buffered=<ns> record_many=<ns> summary=<us>
 hdrh_record=<ns> hdrh_summary=<us> percentile=<us> bare_percentile=<us> merge=<us>
-bare_merge=<us>``: a percentile and a merge through the binding and bare.
+bare_merge=<us> record_many_numpy=<ns>``: a percentile and a merge through the binding and
+bare; ``record_many_numpy`` is one ``record_many`` of a numpy ``uint64`` array of 1,000,000
+values (read in place; ``nan`` without numpy), printed with the machine and its load.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 import time
 from array import array
 
 import picollo
 from picollo import _abi, _native
+
+try:
+    import numpy as np
+except ImportError:  # the array figures are still worth having
+    np = None
 
 try:
     from hdrh.histogram import HdrHistogram
@@ -51,6 +59,52 @@ def workload(n: int) -> list[int]:
         r = ((z ^ (z >> 31)) >> 11) / float(1 << 53)
         out.append(int(r * r * r * MAX_VALUE))
     return out
+
+
+#: Values of the numpy record_many figures (one call each).
+NUMPY_VALUES = 1_000_000
+
+
+def numpy_record_many(best: dict) -> None:
+    """``record_many`` of 1,000,000 values as numpy uint64, int64 and float64 arrays (ns a
+    value, best of the passes): the arrays are read in place, one C call each; beside the
+    uint64 one, the bare C call on the same array."""
+    if np is None:
+        return
+    r = np.random.default_rng(0x5EED).random(NUMPY_VALUES)
+    arrays = {"record_many_numpy": (r ** 3 * MAX_VALUE).astype(np.uint64)}
+    arrays["record_many_numpy_i64"] = arrays["record_many_numpy"].astype(np.int64)
+    arrays["float_record_many_numpy"] = r ** 3 * MAX_VALUE
+    with picollo.Histogram(0.001, max=MAX_VALUE, counter_bits=32) as h, \
+            picollo.FloatHistogram(0.001, counter_bits=32) as fh:
+        u64 = arrays["record_many_numpy"]
+        arrays["bare_record_many_numpy"] = u64  # the C call alone: the floor for the binding
+
+        def bare(_, f=_native.lib.picollo_histogram_record_many, p=h._ptr, a=u64.ctypes.data):
+            f(p, a, NUMPY_VALUES)
+
+        calls = {name: h.record_many for name in arrays}
+        calls.update(float_record_many_numpy=fh.record_many, bare_record_many_numpy=bare)
+        for _ in range(PASSES):
+            for name, data in arrays.items():
+                many = calls[name]
+                start = time.perf_counter()
+                many(data)
+                ns = (time.perf_counter() - start) / NUMPY_VALUES * 1e9
+                best[name] = min(best.get(name, float("inf")), ns)
+
+
+def machine() -> str:
+    """The CPU's model name, the CPUs and the load average, for the figures' line."""
+    model = "an unnamed CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f
+                          if line.startswith("model name")), model)
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return f"{model}, {os.cpu_count()} CPUs, load average {load}"
 
 
 def per_value(fn, values, best: dict, name: str) -> None:
@@ -160,6 +214,8 @@ def main() -> int:
         for name, fn in contenders.items():
             per_value(fn, values, best, name)
 
+    numpy_record_many(best)
+
     # Summaries: the 16 standard ranks, mean and stdev.
     def picollo_summary():
         h.summary()
@@ -187,7 +243,7 @@ def main() -> int:
             us[name] = min(us.get(name, float("inf")), per_call)
 
     print(f"python {sys.version.split()[0]}, {VALUES:,} values r^3 * {MAX_VALUE:,}, relative "
-          f"error 0.1 %, u32 counters, best of {PASSES}")
+          f"error 0.1 %, u32 counters, best of {PASSES}; on {machine()}")
     labels = {
         "bare": "bare ctypes call (PyDLL, address)",
         "cdll": "bare ctypes call (CDLL, handle)",
@@ -197,6 +253,10 @@ def main() -> int:
         "float_record": "FloatHistogram.record",
         "float_record_many": "FloatHistogram.record_many(array d)",
         "hdrh_record": "hdrh record_value",
+        "record_many_numpy": "Histogram.record_many(numpy u64)",
+        "record_many_numpy_i64": "Histogram.record_many(numpy i64)",
+        "bare_record_many_numpy": "bare picollo_histogram_record_many",
+        "float_record_many_numpy": "FloatHistogram.record_many(numpy f64)",
     }
     us_labels = {
         "percentile": "Histogram.percentile(99.9)",
@@ -209,6 +269,9 @@ def main() -> int:
     for name, t in us.items():
         print(f"  {us_labels.get(name, name):<36} {t:8.1f} us")
     print(f"  Histogram.record / bare call: {best['record'] / best['bare']:.2f}x")
+    if np is not None:
+        print(f"  record_many(numpy u64) / bare record_many: "
+              f"{best['record_many_numpy'] / best['bare_record_many_numpy']:.2f}x")
     print(f"  FloatHistogram.record / Histogram.record: "
           f"{best['float_record'] / best['record']:.2f}x")
     if hd is not None:
@@ -220,7 +283,8 @@ def main() -> int:
         f"summary={us['summary']:.1f} hdrh_record={best.get('hdrh_record', float('nan')):.1f} "
         f"hdrh_summary={us.get('hdrh_summary', float('nan')):.1f} "
         f"percentile={us['percentile']:.2f} bare_percentile={us['bare_percentile']:.2f} "
-        f"merge={us['merge']:.2f} bare_merge={us['bare_merge']:.2f}"
+        f"merge={us['merge']:.2f} bare_merge={us['bare_merge']:.2f} "
+        f"record_many_numpy={best.get('record_many_numpy', float('nan')):.2f}"
     )
     h.close()
     fh.close()

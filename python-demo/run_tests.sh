@@ -117,7 +117,7 @@ echo "== bench.py --quick (installed package; python-demo/bench.py runs it in fu
 blog="$(mktemp)"
 trap 'rm -f "$log" "$mlog" "$blog"' EXIT
 "$tpy" "$work/examples/bench.py" --quick | tee "$blog"
-grep -Eq '^bench python: record=[0-9.]+ bare=[0-9.]+ buffered=[0-9.]+ record_many=[0-9.]+ summary=[0-9.]+ hdrh_record=[0-9.]+ hdrh_summary=[0-9.]+ percentile=[0-9.]+ bare_percentile=[0-9.]+ merge=[0-9.]+ bare_merge=[0-9.]+$' "$blog" \
+grep -Eq '^bench python: record=[0-9.]+ bare=[0-9.]+ buffered=[0-9.]+ record_many=[0-9.]+ summary=[0-9.]+ hdrh_record=[0-9.]+ hdrh_summary=[0-9.]+ percentile=[0-9.]+ bare_percentile=[0-9.]+ merge=[0-9.]+ bare_merge=[0-9.]+ record_many_numpy=([0-9.]+|nan)$' "$blog" \
     || fail "bench.py printed no 'bench python:' line"
 echo "== bench_demo.py --quick (installed package; the harness on unsorted and sorted bytes)"
 hlog="$(mktemp)"

@@ -28,9 +28,11 @@
 //!
 //! `cargo bench -p picollo --bench ops`; the last line is `bench ops: record=<r>
 //! reset=<r> p999=<r> p16=<r> merge=<r> encode=<r> decode=<r> meanstd=<r> iter=<r>
-//! cumulative_build=<r> cumulative_p999=<r> cumulative_ranks=<r>`; the line before it
-//! gives every time (ns per value for `record`, µs per call otherwise).
+//! cumulative_build=<r> cumulative_p999=<r> cumulative_ranks=<r> record_many=<r>
+//! summary_into=<r>`; the line before it gives every time (ns per value for `record` and
+//! `record_many`, µs per call otherwise). The batch calls' rows are in `batch/mod.rs`.
 
+mod batch;
 mod report;
 
 use std::hint::black_box;
@@ -390,7 +392,7 @@ fn detail(set: &Set, ops: &[Op]) -> String {
     let digits = |t: f64| if t < 1.0 { 4 } else { 2 };
     let time = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.*}", digits(t)));
     let mut detail = format!(
-        "medians, ns per value for record, µs per call otherwise \
+        "medians, ns per value for record and record_many, µs per call otherwise \
          (picollo/hdrhistogram/histogram/ddsketch; {} non-empty buckets; counters \
          {}/{}/{}/{}):",
         set.ours.view().buckets_with_values().count(),
@@ -423,6 +425,8 @@ fn main() {
     let iter = walks(&a);
     let (cumulative_build, cumulative_p999, live_over_copy) = cumulatives(&a);
     let cumulative_ranks = cumulative_ranks(&a);
+    let record_many = batch::records_many(&vs);
+    let summary_into = batch::summaries(&a);
     let ops = [
         record,
         reset,
@@ -436,6 +440,8 @@ fn main() {
         cumulative_build,
         cumulative_p999,
         cumulative_ranks,
+        record_many,
+        summary_into,
     ];
     println!(
         "{} merge_general={general:.2} live_p999_over_cumulative={live_over_copy:.1}",

@@ -667,6 +667,7 @@ static partial class Tests
         Group("getting started", GettingStarted);
         SeedGroups();     // SeedTests.cs: the announcement's snippets and what they print
         CallCostGroups(); // CallCostTests.cs: what the binding adds to a query and a merge
+        RecordManyGroups(); // RecordManyTests.cs: RecordMany spans against Record, and their figures
         Console.WriteLine();
         Console.WriteLine("{0} passed, {1} failed", passed, failed);
         return failed == 0 ? 0 : 1;

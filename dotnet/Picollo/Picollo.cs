@@ -501,6 +501,9 @@ namespace Picollo
         public static extern unsafe Status picollo_histogram_record_many(HistogramHandle h, ulong* values, UIntPtr n);
 
         [DllImport(Lib, CallingConvention = Cdecl)]
+        public static extern unsafe Status picollo_histogram_record_many_i64(HistogramHandle h, long* values, UIntPtr n);
+
+        [DllImport(Lib, CallingConvention = Cdecl)]
         public static extern Status picollo_histogram_reset(HistogramHandle h);
 
         [DllImport(Lib, CallingConvention = Cdecl)]

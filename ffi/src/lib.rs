@@ -72,7 +72,7 @@ pub use time::*;
 /// Major ABI version: bumped on incompatible changes.
 pub const PICOLLO_ABI_VERSION_MAJOR: u32 = 1;
 /// Minor ABI version: bumped when functions or fields are added compatibly.
-pub const PICOLLO_ABI_VERSION_MINOR: u32 = 29;
+pub const PICOLLO_ABI_VERSION_MINOR: u32 = 30;
 /// ABI version of this header: major in the high 16 bits, minor in the low 16.
 pub const PICOLLO_ABI_VERSION: u32 = (PICOLLO_ABI_VERSION_MAJOR << 16) | PICOLLO_ABI_VERSION_MINOR;
 

@@ -27,7 +27,8 @@ from ctypes import (
 
 #: The ABI major version this binding speaks (`PICOLLO_ABI_VERSION_MAJOR`).
 ABI_VERSION_MAJOR = 1
-#: The oldest minor version with every function declared here (20: the cumulative copy,
+#: The oldest minor version with every function declared here (30: the signed batch record,
+#: `picollo_histogram_record_many_i64`; 20: the cumulative copy,
 #: `picollo_cumulative_*`; 18: the deflate level,
 #: `picollo_histogram_encode_v2_level`; 11: the unit,
 #: `picollo_histogram_get_unit` and `picollo_histogram_config.lowest_discernible`; 10: the
@@ -36,7 +37,7 @@ ABI_VERSION_MAJOR = 1
 #: `picollo_float_histogram_downsample`; 7: the exact extremes,
 #: `picollo_histogram_exact_extremes` and `picollo_histogram_config.exact_extremes`; 6: the
 #: histogram of doubles, `FLOAT_SIGNATURES`; queries by value, rebinning and steps).
-ABI_VERSION_MINOR = 23
+ABI_VERSION_MINOR = 30
 #: `PICOLLO_SUMMARY_PERCENTILES`.
 SUMMARY_PERCENTILES = 16
 #: `PICOLLO_OTLP_SCALE_AUTO`: the OTLP scale chosen from the histogram's relative error.
@@ -444,6 +445,7 @@ SIGNATURES = {
     "picollo_histogram_record_corrected": (None, [HistogramP, c_uint64, c_uint64]),
     # values as c_void_p so a numpy buffer's address passes without a ctypes array copy
     "picollo_histogram_record_many": (status_t, [HistogramP, c_void_p, c_size_t]),
+    "picollo_histogram_record_many_i64": (status_t, [HistogramP, c_void_p, c_size_t]),
     "picollo_histogram_reset": (status_t, [HistogramP]),
     "picollo_histogram_set_value_selection": (status_t, [HistogramP, c_uint32]),
     "picollo_histogram_get_info": (status_t, [HistogramP, POINTER(picollo_histogram_info)]),

@@ -75,47 +75,100 @@ def ranks_array(ranks: Iterable[Any]) -> tuple[Any, int]:
     return (ctypes.c_double * len(values))(*values), len(values)
 
 
-def _is_native_u64_format(fmt: str, itemsize: int) -> bool:
-    """Whether a buffer format is an unsigned 64-bit integer in this machine's byte order."""
-    if itemsize != 8 or not fmt:
-        return False
+def _native_code(fmt: str, itemsize: int) -> Optional[str]:
+    """A buffer format's struct code when its items are in this machine's byte order and
+    standard size (``"Q"``, ``"q"``, ``"d"``...), else None."""
+    if not fmt:
+        return None
     order, code = (fmt[0], fmt[1:]) if fmt[0] in "@=<>!" else ("@", fmt)
     native_orders = "@=" + ("<" if sys.byteorder == "little" else ">!")
-    return code in ("Q", "L") and order in native_orders
+    return code if order in native_orders and len(code) == 1 else None
+
+
+#: The buffer formats passed as they are: ``(code, itemsize)`` to the C type they hold.
+_U64 = {("Q", 8): "u64", ("L", 8): "u64", ("q", 8): "i64", ("l", 8): "i64"}
+_F64 = {("d", 8): "f64", ("f", 4): "f32"}
+
+
+class _Py_buffer(ctypes.Structure):
+    """CPython's ``Py_buffer``: what `PyObject_GetBuffer` fills."""
+
+    _fields_ = [("buf", ctypes.c_void_p), ("obj", ctypes.c_void_p),
+                ("len", ctypes.c_ssize_t), ("itemsize", ctypes.c_ssize_t),
+                ("readonly", ctypes.c_int), ("ndim", ctypes.c_int),
+                ("format", ctypes.c_char_p), ("shape", ctypes.c_void_p),
+                ("strides", ctypes.c_void_p), ("suboffsets", ctypes.c_void_p),
+                ("internal", ctypes.c_void_p)]
+
+
+class _Exported:
+    """A buffer held exported (its memory cannot move or be freed) until this is dropped:
+    the address of a read-only buffer too, which ctypes' ``from_buffer`` refuses."""
+
+    def __init__(self, view: memoryview) -> None:
+        self._buffer = _Py_buffer()
+        get, _ = _buffer_api()
+        if get(view, ctypes.byref(self._buffer), 0) != 0:  # PyBUF_SIMPLE: contiguous bytes
+            raise BufferError("record_many(): the buffer cannot be read in place")
+        self.address: int = self._buffer.buf or 0
+
+    def __del__(self) -> None:
+        _, release = _buffer_api()
+        release(ctypes.byref(self._buffer))
+
+
+def _buffer_api() -> tuple[Any, Any]:
+    """CPython's `PyObject_GetBuffer` and `PyBuffer_Release`, declared on first use."""
+    if not _BUFFER_API:
+        get = ctypes.pythonapi.PyObject_GetBuffer
+        get.argtypes = [ctypes.py_object, ctypes.POINTER(_Py_buffer), ctypes.c_int]
+        get.restype = ctypes.c_int
+        release = ctypes.pythonapi.PyBuffer_Release
+        release.argtypes = [ctypes.POINTER(_Py_buffer)]
+        release.restype = None
+        _BUFFER_API.extend((get, release))
+    return _BUFFER_API[0], _BUFFER_API[1]
+
+
+_BUFFER_API: list = []
 
 
 def _buffer_view(values: Any, what: str) -> Optional[memoryview]:
     """A memoryview of values, or None for an object without the buffer protocol; text
-    (str, bytes, bytearray) is refused: record_many() needs what."""
+    (str, bytes, bytearray) is refused: record_many() needs what (raw bytes holding
+    native 64-bit values can be passed as ``memoryview(b).cast("Q")``)."""
     if isinstance(values, (str, bytes, bytearray)):
-        raise TypeError(f"record_many() needs {what}, not {type(values).__name__}")
+        raise TypeError(f"record_many() needs {what}, not {type(values).__name__}; "
+                        "for bytes holding native values pass memoryview(b).cast(...)")
     try:
         return memoryview(values)
     except TypeError:
         return None
 
 
-def _view_array(view: memoryview, c_type: Any) -> tuple[int, int, Any]:
-    """``(address, count, keep_alive)`` of a C-contiguous view of c_type items: the view's
-    memory itself when writable, a copy when read-only; (0, 0, None) when empty."""
-    count = view.nbytes // ctypes.sizeof(c_type)
+def _in_place(view: memoryview, kinds: dict) -> Optional[tuple[int, int, Any, str]]:
+    """``(address, count, keep_alive, kind)`` of the view's own memory when it is
+    C-contiguous items of one of ``kinds``' formats (read-only ones too); else None."""
+    kind = kinds.get((_native_code(view.format, view.itemsize), view.itemsize))
+    if kind is None or not view.c_contiguous:
+        return None
+    count = view.nbytes // view.itemsize
     if count == 0:
-        return 0, 0, None
-    if view.readonly:
-        data = (c_type * count).from_buffer_copy(view)
-    else:
-        data = (c_type * count).from_buffer(view)
-    return ctypes.addressof(data), count, (data, view)
+        return 0, 0, None, kind
+    exported = _Exported(view)
+    return exported.address, count, (exported, view), kind
 
 
-def u64_buffer(values: Any) -> tuple[int, int, Any]:
-    """``(address, count, keep_alive)`` of contiguous native uint64 data for
-    `picollo_histogram_record_many`.
+def u64_buffer(values: Any) -> tuple[int, int, Any, bool]:
+    """``(address, count, keep_alive, signed)`` of contiguous native 64-bit integers for
+    `picollo_histogram_record_many` (``signed``: `picollo_histogram_record_many_i64`, which
+    refuses a negative value and records nothing).
 
-    A C-contiguous numpy ``uint64`` array, an ``array.array('Q')`` or any writable
-    buffer of native unsigned 64-bit integers is passed without a copy. Other numpy
-    integer arrays are checked (no negatives) and converted; float and bool arrays are
-    refused (convert explicitly). Anything else iterable is converted item by item into an
+    A C-contiguous numpy ``uint64`` or ``int64`` array, an ``array('Q')`` or ``array('q')``,
+    or any buffer of native unsigned or signed 64-bit integers, read-only ones included, is
+    passed without a copy. Other numpy integer arrays (other widths, another byte order,
+    strided) are converted once to uint64 or int64; float and bool arrays are refused
+    (convert explicitly). Anything else iterable is converted item by item into an
     ``array('Q')`` first, so a bad item raises before anything is recorded.
     """
     np = sys.modules.get("numpy")
@@ -123,8 +176,10 @@ def u64_buffer(values: Any) -> tuple[int, int, Any]:
         return _numpy_buffer(np, values)
     view = _buffer_view(values, "integers")
     if view is not None:
-        if _is_native_u64_format(view.format, view.itemsize) and view.c_contiguous:
-            return _view_array(view, ctypes.c_uint64)
+        found = _in_place(view, _U64)
+        if found is not None:
+            address, count, keep_alive, kind = found
+            return address, count, keep_alive, kind == "i64"
         view.release()
     if isinstance(values, numbers.Number):
         raise TypeError("record_many() needs an iterable of integers; use record(value)")
@@ -135,7 +190,7 @@ def u64_buffer(values: Any) -> tuple[int, int, Any]:
     except TypeError:
         # array('Q') refuses some integer-likes; check item by item for a precise error.
         data = array.array("Q", (u64(v) for v in values))
-    return _address_of_array(data)
+    return (*_address_of_array(data), False)
 
 
 def _address_of_array(data: array.array) -> tuple[int, int, Any]:
@@ -143,36 +198,22 @@ def _address_of_array(data: array.array) -> tuple[int, int, Any]:
     return (address if count else 0), count, data
 
 
-def _numpy_buffer(np: Any, values: Any) -> tuple[int, int, Any]:
+def _numpy_buffer(np: Any, values: Any) -> tuple[int, int, Any, bool]:
     dtype = values.dtype
-    if dtype.kind == "u":
-        if dtype != np.dtype(np.uint64) or not values.flags.c_contiguous:
-            values = np.ascontiguousarray(values, dtype=np.uint64)
-    elif dtype.kind == "i":
-        if values.size and values.min() < 0:
-            raise ValueError("record_many(): negative value in the array")
-        values = np.ascontiguousarray(values, dtype=np.uint64)
+    if dtype.kind in "ui":
+        wanted = np.dtype(np.uint64 if dtype.kind == "u" else np.int64)
+        if dtype != wanted or not values.flags.c_contiguous:
+            values = np.ascontiguousarray(values, dtype=wanted)
     elif dtype.kind == "O":
         data = array.array("Q", (u64(v) for v in values.ravel()))
-        return _address_of_array(data)
+        return (*_address_of_array(data), False)
     else:
         raise TypeError(
             f"record_many() needs an integer array, not dtype {dtype}; "
             "convert explicitly, e.g. values.astype(np.uint64)"
         )
     count = int(values.size)
-    return (values.ctypes.data if count else 0), count, values
-
-
-def _native_float_code(fmt: str, itemsize: int) -> Optional[str]:
-    """``"d"`` or ``"f"`` for a buffer of native-order doubles or floats, else None."""
-    if itemsize not in (4, 8) or not fmt:
-        return None
-    order, code = (fmt[0], fmt[1:]) if fmt[0] in "@=<>!" else ("@", fmt)
-    native_orders = "@=" + ("<" if sys.byteorder == "little" else ">!")
-    if order not in native_orders:
-        return None
-    return {("d", 8): "d", ("f", 4): "f"}.get((code, itemsize))
+    return (values.ctypes.data if count else 0), count, values, dtype.kind == "i"
 
 
 def float_buffer(values: Any) -> tuple[int, int, Any, bool]:
@@ -180,21 +221,22 @@ def float_buffer(values: Any) -> tuple[int, int, Any, bool]:
     ``is_f32``) for `picollo_float_histogram_record_many` (``_f32``).
 
     A C-contiguous numpy ``float64`` or ``float32`` array, an ``array('d')`` or
-    ``array('f')``, or any writable buffer of native doubles or floats is passed without a
-    copy. Other numpy real arrays (integers, float16, long double, another byte order) are
-    converted to float64; bool and complex arrays are refused. Anything else iterable is
-    converted into an ``array('d')`` first (ints converted to the nearest double), so a
-    bad item raises before anything is recorded.
+    ``array('f')``, or any buffer of native doubles or floats, read-only ones included, is
+    passed without a copy (floats are widened inside the library, a few at a time). Other
+    numpy real arrays (integers, float16, long double, another byte order, strided) are
+    converted once to float64; bool, complex and text arrays are refused. Anything else
+    iterable is converted into an ``array('d')`` first (ints converted to the nearest
+    double), so a bad item raises before anything is recorded.
     """
     np = sys.modules.get("numpy")
     if np is not None and isinstance(values, np.ndarray):
         return _numpy_float_buffer(np, values)
     view = _buffer_view(values, "real numbers")
     if view is not None:
-        code = _native_float_code(view.format, view.itemsize)
-        if code is not None and view.c_contiguous:
-            c_type = ctypes.c_double if code == "d" else ctypes.c_float
-            return (*_view_array(view, c_type), code == "f")
+        found = _in_place(view, _F64)
+        if found is not None:
+            address, count, keep_alive, kind = found
+            return address, count, keep_alive, kind == "f32"
         view.release()
     if isinstance(values, numbers.Number):
         raise TypeError("record_many() needs an iterable of real numbers; use record(value)")

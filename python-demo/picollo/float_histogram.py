@@ -148,9 +148,12 @@ class FloatHistogram(HistogramBase[FloatPercentile, FloatBucket, FloatSummary, F
     def record_many(self, values: Iterable[float]) -> int:
         """Record every value of a list, an ``array('d')`` or ``array('f')``, a numpy
         array or any iterable of real numbers in one native call; returns how many.
-        Contiguous float64 and float32 data (numpy arrays, arrays, buffers) is passed
-        without copying; other numpy integer and float arrays are converted to float64.
-        Items are checked first: on a bad one nothing is recorded."""
+        Contiguous native float64 and float32 data (numpy arrays, read-only ones too,
+        arrays, buffers) is read in place, without a copy (floats are widened inside the
+        library); other numpy integer and float arrays (strided, another byte order,
+        float16...) are converted once to float64. NaN and ±∞ are counted apart, as
+        `record` counts them; complex, bool and text arrays raise `TypeError`. Items are
+        checked first: on a bad one nothing is recorded."""
         h = self._ptr
         address, count, keep_alive, is_f32 = float_buffer(values)
         many = (n.lib.picollo_float_histogram_record_many_f32 if is_f32

@@ -261,12 +261,19 @@ class Histogram(HistogramBase[Percentile, Bucket, Summary, Info], ByValue, Value
             self._ptr, u64(value), u64(expected_interval, "expected_interval"))
 
     def record_many(self, values: Iterable[int]) -> int:
-        """Record every value of an iterable, ``array('Q')`` or numpy array in one native
-        call; returns how many. Contiguous uint64 data is passed without copying. All
-        values are checked first: on a bad one nothing is recorded."""
+        """Record every value of an iterable, array or buffer in one native call; returns
+        how many. Contiguous native ``uint64`` or ``int64`` data (numpy arrays, read-only
+        ones too, ``array('Q')``/``array('q')``, ``memoryview(b).cast('Q')``) is read in
+        place, without a copy; other integer arrays (other widths, strided, another byte
+        order) are converted once, and lists and other iterables are converted item by
+        item. A negative value raises `ValueError` (`InvalidArgumentError` from int64 data),
+        as `record` does; float, bool, complex and text arrays, bytes and str raise
+        `TypeError`. All values are checked first: on a bad one nothing is recorded."""
         h = self._ptr
-        address, count, keep_alive = u64_buffer(values)
-        check(n.lib.picollo_histogram_record_many(h, address or None, count))
+        address, count, keep_alive, signed = u64_buffer(values)
+        many = (n.lib.picollo_histogram_record_many_i64 if signed
+                else n.lib.picollo_histogram_record_many)
+        check(many(h, address or None, count))
         del keep_alive
         return count
 

@@ -195,11 +195,11 @@ def test_status_strings():
 
 def test_record_many_passes_contiguous_uint64_without_copy():
     values = np.arange(10, dtype=np.uint64)
-    address, count, keep = u64_buffer(values)
-    assert (address, count) == (values.ctypes.data, 10) and keep is values
+    address, count, keep, signed = u64_buffer(values)
+    assert (address, count) == (values.ctypes.data, 10) and keep is values and not signed
     import array
     a = array.array("Q", range(5))
-    address, count, _ = u64_buffer(a)
+    address, count, _, _ = u64_buffer(a)
     assert (address, count) == (a.buffer_info()[0], 5)
-    address, count, keep = u64_buffer(values[::2])
+    address, count, keep, _ = u64_buffer(values[::2])
     assert address != values.ctypes.data and count == 5

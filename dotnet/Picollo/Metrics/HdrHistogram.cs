@@ -73,9 +73,20 @@ namespace Picollo.Metrics
         /// <summary>Record a whole array in one native call.</summary>
         public void RecordMany(ulong[] values) { RecordMany(values, 0, values == null ? 0 : values.Length); }
 
-        public unsafe void RecordMany(ulong[] values, int offset, int count)
+        public void RecordMany(ulong[] values, int offset, int count) { RecordMany(Ranks.Slice(values, offset, count)); }
+
+        /// <summary>Record every value in one native call, read in place (pinned, no copy).</summary>
+        public unsafe void RecordMany(ReadOnlySpan<ulong> values)
         {
-            Ranks.Each(_handle, Ranks.Slice(values, offset, count), (h, p, n) => Native.picollo_histogram_record_many(h, (ulong*)p, n));
+            Ranks.Each(_handle, values, (h, p, n) => Native.picollo_histogram_record_many(h, (ulong*)p, n));
+        }
+
+        /// <summary>Record every signed value in one native call, read in place (pinned, no
+        /// copy). A negative value throws <see cref="PicolloException"/> (InvalidArgument) and
+        /// nothing of the call is recorded: no histogram holds a value below 0.</summary>
+        public unsafe void RecordMany(ReadOnlySpan<long> values)
+        {
+            Ranks.Each(_handle, values, (h, p, n) => Native.picollo_histogram_record_many_i64(h, (long*)p, n));
         }
 
         /// <summary>Clear every count (see the class summary for which thread may call it).</summary>

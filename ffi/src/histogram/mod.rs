@@ -168,6 +168,38 @@ pub unsafe extern "C" fn picollo_histogram_record_many(
     })
 }
 
+/// Records the `n` signed values of `values` in one call, as `picollo_histogram_record_many`
+/// records them (`values` may be NULL when `n` is 0). `INVALID_ARGUMENT`, and nothing recorded,
+/// when a value is negative (no histogram holds one). ABI 1.30.
+#[no_mangle]
+pub unsafe extern "C" fn picollo_histogram_record_many_i64(
+    h: *mut picollo_histogram,
+    values: *const i64,
+    n: usize,
+) -> picollo_status {
+    boundary!({
+        let h = try_ref!(h)?.changeable("picollo_histogram_record_many_i64")?;
+        h.record_many(unsigned(try_slice!(values, n)?)?);
+        Ok(())
+    })
+}
+
+/// `values` read as `u64`s, without a copy; fails, naming the first, when one is negative.
+fn unsigned(values: &[i64]) -> Result<&[u64], Failure> {
+    // One OR over every value (it vectorizes): its sign bit is set iff some value's is.
+    if values.iter().fold(0, |all, &v| all | v) < 0 {
+        if let Some(i) = values.iter().position(|&v| v < 0) {
+            return Err(Failure::invalid(format_args!(
+                "values[{i}] is negative ({}): a histogram holds values from 0",
+                values[i]
+            )));
+        }
+    }
+    // SAFETY: `i64` and `u64` have the same size and alignment and every bit pattern is a
+    // valid `u64`; no value is negative (checked above), so each reads as the same number.
+    Ok(unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u64>(), values.len()) })
+}
+
 /// Clears every count (buckets, underflow, overflow, saturated). Threads: as the mode states.
 #[no_mangle]
 pub unsafe extern "C" fn picollo_histogram_reset(h: *mut picollo_histogram) -> picollo_status {
@@ -333,4 +365,28 @@ pub(crate) unsafe fn merge_into<H: Castable>(
         let (dst, src) = (try_ref!(dst)?, try_ref!(src)?);
         merge(dst, src)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unsigned;
+
+    #[test]
+    fn unsigned_reads_values_from_0_in_place_and_names_the_first_negative() {
+        let values = [0, 1, 5000, i64::MAX];
+        let read = unsigned(&values).unwrap();
+        assert_eq!(read, [0, 1, 5000, i64::MAX as u64]);
+        assert_eq!(read.as_ptr() as usize, values.as_ptr() as usize);
+        assert!(unsigned(&[]).unwrap().is_empty());
+        for (values, message) in [
+            (&[-1i64][..], "values[0] is negative (-1)"),
+            (
+                &[7, 8, i64::MIN, -3][..],
+                "values[2] is negative (-9223372036854775808)",
+            ),
+        ] {
+            let failure = unsigned(values).unwrap_err();
+            assert!(failure.message.starts_with(message), "{}", failure.message);
+        }
+    }
 }
