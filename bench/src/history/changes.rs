@@ -1,0 +1,117 @@
+//! The change points of a store's runs, benchmark by benchmark: each benchmark's series
+//! over the runs ([`series_of`]), judged ([`judge`]), and said in words ([`summary`],
+//! [`change_line`]) — the words `picollo history detect` prints and the timeline page shows.
+
+use core::fmt::Write;
+use std::string::String;
+use std::vec::Vec;
+
+use super::detect::{detect, Change, Options, Report, Size};
+use super::series::{from_documents, short, RunKey, Series};
+use super::store::StoredRun;
+
+/// A benchmark's series and its change points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The series judged.
+    pub series: Series,
+    /// What the detector found in it.
+    pub report: Report,
+}
+
+/// The benchmarks `runs` hold, each once, in the order it first appears.
+pub fn benchmarks(runs: &[StoredRun]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for c in runs.iter().flat_map(|r| &r.document.commands) {
+        if !names.contains(&c.name) {
+            names.push(c.name.clone());
+        }
+    }
+    names
+}
+
+/// The series of each of `benchmarks`' `metric` over `runs`, in the runs' order. Errors:
+/// a benchmark that no run holds with that metric.
+pub fn series_of(
+    runs: &[StoredRun],
+    benchmarks: &[String],
+    metric: &str,
+) -> Result<Vec<Series>, String> {
+    let keyed: Vec<(RunKey, _)> = runs
+        .iter()
+        .map(|r| {
+            let key = RunKey {
+                commit: r.key.commit.clone(),
+                time: r.key.time.clone(),
+            };
+            (key, &r.document)
+        })
+        .collect();
+    benchmarks
+        .iter()
+        .map(|b| from_documents(&keyed, b, metric))
+        .collect()
+}
+
+/// Each of `series` judged with `options`. Errors: a series the detector refuses.
+pub fn judge(series: Vec<Series>, options: &Options) -> Result<Vec<Judged>, String> {
+    series
+        .into_iter()
+        .map(|series| {
+            let report = detect(&series, options)?;
+            Ok(Judged { series, report })
+        })
+        .collect()
+}
+
+/// The fewest runs in which a change can be found: [`Options::min_segment`] on each side.
+pub fn least_runs(options: &Options) -> usize {
+    2 * options.min_segment
+}
+
+/// A size in words: `+4.9 % [+4.1 %, +5.6 %]`.
+pub fn said(s: &Size) -> String {
+    std::format!("{:+.1} % [{:+.1} %, {:+.1} %]", s.percent, s.low, s.high)
+}
+
+/// One change in words: its kind, commit (its first 12 characters) and run (counted from
+/// 1), its size at each rank and the width's, and its p-value.
+pub fn change_line(c: &Change) -> String {
+    let commit = short(&c.commit);
+    let mut line = std::format!("{} at {commit} (run {}):", c.kind.name(), c.index + 1);
+    for s in &c.sizes {
+        let _ = write!(line, " P{} {},", s.rank, said(s));
+    }
+    let _ = match c.p_value < 1e-4 {
+        true => write!(line, " width {} (p < 0.0001)", said(&c.width)),
+        false => write!(line, " width {} (p = {:.4})", said(&c.width), c.p_value),
+    };
+    line
+}
+
+/// A benchmark's judgement in words: a head line (its runs, its changes, the level and the
+/// tests; or that it has too few runs for `options`), then a line per change.
+pub fn summary(judged: &Judged, options: &Options) -> String {
+    let (s, r) = (&judged.series, &judged.report);
+    let mut text = std::format!("{} ({}): {} runs, ", s.benchmark, s.metric, r.runs);
+    let least = least_runs(options);
+    if r.runs < least {
+        let min = options.min_segment;
+        let _ = writeln!(
+            text,
+            "too few to judge (a change needs {min} runs on each side: {least} at least)"
+        );
+        return text;
+    }
+    let n = r.changes.len();
+    let points = if n == 1 { "point" } else { "points" };
+    let _ = writeln!(
+        text,
+        "{n} change {points} (level {} a test, {} tests)",
+        r.alpha, r.tests
+    );
+    for c in &r.changes {
+        let _ = writeln!(text, "  {}", change_line(c));
+    }
+    text
+}
