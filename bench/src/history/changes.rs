@@ -115,3 +115,55 @@ pub fn summary(judged: &Judged, options: &Options) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::detect::Kind;
+
+    /// A report of `runs` runs with a change at each of `at`.
+    fn report(runs: usize, at: &[usize]) -> Report {
+        let size = |rank| Size {
+            rank,
+            percent: 10.0,
+            low: 9.0,
+            high: 11.0,
+        };
+        let change = |&index: &usize| Change {
+            index,
+            commit: std::format!("{index:040x}"),
+            kind: Kind::Shift,
+            found_at: 50.0,
+            p_value: 0.001,
+            sizes: std::vec![size(50.0), size(90.0), size(99.0)],
+            width: size(99.0),
+        };
+        Report {
+            benchmark: "b".into(),
+            metric: "time".into(),
+            runs,
+            alpha: 0.005,
+            tests: 1,
+            changes: at.iter().map(change).collect(),
+        }
+    }
+
+    #[test]
+    fn the_last_n_runs_hold_a_change_from_run_runs_minus_n_on() {
+        let r = report(30, &[10, 20]);
+        let within = |n| r.within_last(n).map(|c| c.index).collect::<Vec<_>>();
+        assert_eq!(within(10), [20]);
+        assert_eq!(within(9), [0usize; 0]);
+        assert_eq!(within(20), [10, 20]);
+        assert_eq!(within(100), [10, 20]);
+    }
+
+    #[test]
+    fn a_change_is_said_with_its_short_commit_run_and_sizes() {
+        let r = report(30, &[20]);
+        let line = change_line(&r.changes[0]);
+        let want = "shift at 000000000000 (run 21): P50 +10.0 % [+9.0 %, +11.0 %],";
+        assert!(line.starts_with(want), "{line}");
+        assert!(line.ends_with("(p = 0.0010)"), "{line}");
+    }
+}
