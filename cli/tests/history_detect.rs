@@ -2,8 +2,9 @@
 //! real runs of this machine's sample suite (bench/tests/data/history-runs.json), the
 //! whole distribution 10 % slower from a known run on: the change is found at its commit
 //! (±1), `--last N` exits 10 where the last N runs hold it and 0 where they do not, the
-//! timeline page names it; a flat store exits 0, too few runs are said so, and bad
-//! arguments end with the CLI's usage status.
+//! timeline page names it; with --git the runs follow the commits rather than the clock; a
+//! flat store exits 0, too few runs are said so, and bad arguments end with the CLI's
+//! statuses.
 
 mod common;
 
@@ -63,8 +64,8 @@ fn document(template: &Document, real: &Series, from: usize, factor: f64) -> Str
 }
 
 /// A fresh store named `name` of `runs` runs of machine `machine`, the whole distribution
-/// × 1.10 from run `step` on (where given). Run `i` is drawn from the real run `7 i + 3`
-/// (mod 60): the real runs in an order of their own, none twice.
+/// × 1.10 from run `step` on (where given), run `i` of [`commit`] `i` and `i` minutes after
+/// midnight.
 fn store(name: &str, runs: usize, step: Option<usize>, machine: &str) -> PathBuf {
     let dir = temp(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -72,24 +73,35 @@ fn store(name: &str, runs: usize, step: Option<usize>, machine: &str) -> PathBuf
     dir
 }
 
+/// The key of run `i` of [`store`]: its commit and time.
+fn key(i: usize) -> (String, String) {
+    (
+        commit(i),
+        format!("2026-11-29T{:02}:{:02}:00Z", i / 60, i % 60),
+    )
+}
+
 /// `picollo history add` of `runs` runs to `dir` (see [`store`]).
 fn fill(dir: &Path, runs: usize, step: Option<usize>, machine: &str) {
+    let keys: Vec<(String, String)> = (0..runs).map(key).collect();
+    add(dir, &keys, step, machine);
+}
+
+/// `picollo history add` to `dir` of a run of each key (commit, time) of `keys`, the
+/// whole distribution × 1.10 from the key `step` on (where given). Run `i` is drawn from
+/// the real run `7 i + 3` (mod 60): the real runs in an order of their own, none twice.
+fn add(dir: &Path, keys: &[(String, String)], step: Option<usize>, machine: &str) {
     let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../bench/tests/golden/documents/suite-saved-2-runs.json");
     let template = Document::read(&std::fs::read_to_string(golden).unwrap()).unwrap();
     let real = real();
-    for i in 0..runs {
-        let factor = if step.is_some_and(|s| i >= s) {
-            1.10
-        } else {
-            1.0
-        };
+    for (i, (c, time)) in keys.iter().enumerate() {
+        let slower = step.is_some_and(|s| i >= s);
+        let factor = if slower { 1.10 } else { 1.0 };
         let doc = document(&template, &real, (7 * i + 3) % real.points.len(), factor);
-        let time = format!("2026-11-29T{:02}:{:02}:00Z", i / 60, i % 60);
         let s = dir.to_str().unwrap();
-        let c = commit(i);
         let args = [
-            "history", "add", "--store", s, "--commit", &c, "--time", &time,
+            "history", "add", "--store", s, "--commit", c, "--time", time,
         ];
         let mut all = args.to_vec();
         all.extend(["--machine", machine, "--git", "/", "-"]);
@@ -182,5 +194,65 @@ fn bad_arguments_end_with_the_clis_statuses() {
     detect(&dir, &["--metric", "nope"]).assert_exit(5, "metric `nope`");
     let gone = dir.join("no-such-store");
     detect(&gone, &[]).assert_exit(3, "no-such-store");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `git ARGS` in `dir`, which must succeed: its output, trimmed.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "git {args:?}: {err}");
+    String::from_utf8(out.stdout).unwrap().trim().into()
+}
+
+#[test]
+fn with_git_the_runs_follow_the_commits_not_the_clock() {
+    let dir = temp("history-detect-git");
+    let _ = std::fs::remove_dir_all(&dir);
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    // 20 commits, each measured in the reverse order of time (the newest first), the
+    // 11th and later 10 % slower.
+    let keys: Vec<(String, String)> = (0..20)
+        .map(|i| {
+            git(
+                &repo,
+                &["commit", "-q", "--allow-empty", "-m", &format!("{i}")],
+            );
+            let time = format!("2026-11-29T00:{:02}:00Z", 59 - i);
+            (git(&repo, &["rev-parse", "HEAD"]), time)
+        })
+        .collect();
+    let store = dir.join("store");
+    add(&store, &keys, Some(10), "ci-x64");
+    let json = dir.join("changes.json");
+    let j = json.to_str().unwrap();
+    let change = |args: &[&str]| {
+        let mut all = vec!["--json", j];
+        all.extend_from_slice(args);
+        let run = detect(&store, &all);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let text = std::fs::read_to_string(&json).unwrap();
+        let reports: Vec<Report> = serde_json::from_str(&text).unwrap();
+        let c = reports[0].changes.first().cloned();
+        c.unwrap_or_else(|| panic!("no change point in:\n{}", run.stdout))
+    };
+    // Along the commits: slower from the 11th on.
+    let r = repo.to_str().unwrap();
+    let c = change(&["--git", r]);
+    assert_eq!((c.index, c.commit.as_str()), (10, keys[10].0.as_str()));
+    assert!(c.sizes[0].percent > 9.0, "{:?}", c.sizes[0]);
+    // By time: the same runs backwards, faster from the 10th commit (the 11th run) on.
+    let c = change(&[]);
+    assert_eq!((c.index, c.commit.as_str()), (10, keys[9].0.as_str()));
+    assert!(c.sizes[0].percent < -8.0, "{:?}", c.sizes[0]);
     let _ = std::fs::remove_dir_all(&dir);
 }
