@@ -166,4 +166,11 @@ mod tests {
         assert!(line.starts_with(want), "{line}");
         assert!(line.ends_with("(p = 0.0010)"), "{line}");
     }
+
+    #[test]
+    fn a_kinds_name_is_its_json() {
+        for k in [Kind::Shift, Kind::Tail, Kind::Spread] {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+    }
 }

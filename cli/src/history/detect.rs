@@ -49,16 +49,16 @@ pub(super) fn detect(args: &DetectArgs) -> Result<(), Failure> {
     one_machine(&runs)?;
     let judged = judged(args, &runs, &options)?;
     let mut text: String = judged.iter().map(|j| summary(j, &options)).collect();
-    let changed = args.last.map(|n| recent(&judged, n));
-    if let (Some(n), Some(lines)) = (args.last, &changed) {
+    let recent = args.last.map(|n| (n, recent(&judged, n)));
+    if let Some((n, lines)) = &recent {
         if lines.is_empty() {
             text += &format!("no change point in the last {n} runs\n");
         }
     }
     crate::emit(&text, None)?;
     write_outputs(args, &judged)?;
-    match (args.last, changed) {
-        (Some(n), Some(lines)) if !lines.is_empty() => Err(Failure::changed(format!(
+    match recent {
+        Some((n, lines)) if !lines.is_empty() => Err(Failure::changed(format!(
             "a change point in the last {n} runs: {}",
             lines.join("; ")
         ))),
