@@ -1,4 +1,5 @@
-//! Change points of series of runs (bench/src/history), from the command line:
+//! Change points of series files (bench/src/history), from the command line; a store's
+//! runs are judged by `picollo history detect`, which shares this code:
 //!
 //!   history_detect --series FILE [--seed N] [--alpha A] [--html PAGE]
 //!       FILE holds one series (JSON) or a list of them; prints one report (JSON) a line,
@@ -9,7 +10,8 @@
 
 use std::process::ExitCode;
 
-use picollo_bench::history::detect::{detect, Options, Report};
+use picollo_bench::history::changes::{judge, Judged};
+use picollo_bench::history::detect::Options;
 use picollo_bench::history::series::{from_documents, RunKey, Series};
 use picollo_bench::html::timeline;
 use picollo_bench::model::document::Document;
@@ -63,13 +65,11 @@ fn run_series(args: &[String]) -> Result<(), String> {
         alpha: number(args, "--alpha", defaults.alpha)?,
         ..defaults
     };
-    let mut judged = Vec::new();
-    for t in texts {
-        let series = Series::read(&t).map_err(|e| format!("{path}: {e}"))?;
-        let report = detect(&series, &options)?;
-        let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+    let series: Result<Vec<Series>, String> = texts.iter().map(|t| Series::read(t)).collect();
+    let judged = judge(series.map_err(|e| format!("{path}: {e}"))?, &options)?;
+    for j in &judged {
+        let line = serde_json::to_string(&j.report).map_err(|e| e.to_string())?;
         println!("{line}");
-        judged.push((series, report));
     }
     match flag(args, "--html") {
         None => Ok(()),
@@ -78,8 +78,8 @@ fn run_series(args: &[String]) -> Result<(), String> {
 }
 
 /// The timeline page of `judged`, written to `path`.
-fn write_page(path: &str, title: &str, judged: &[(Series, Report)]) -> Result<(), String> {
-    let pairs: Vec<(&Series, &Report)> = judged.iter().map(|(s, r)| (s, r)).collect();
+fn write_page(path: &str, title: &str, judged: &[Judged]) -> Result<(), String> {
+    let pairs: Vec<_> = judged.iter().map(|j| (&j.series, &j.report)).collect();
     let mut html = String::new();
     timeline(title, &pairs)
         .write(&mut html)

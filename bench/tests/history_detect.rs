@@ -8,6 +8,7 @@
 //! apart, whose P99 varies far more; figures only, the bounds are for the default).
 
 use picollo::concurrent::XorShift64;
+use picollo_bench::history::changes::change_line;
 use picollo_bench::history::detect::{detect, Kind, Options, Report};
 use picollo_bench::history::series::{from_documents, Point, RunKey, Series};
 use picollo_bench::model::document::Document;
@@ -363,7 +364,7 @@ fn the_timeline_marks_each_change() {
             s.benchmark
         );
         for c in &r.changes {
-            let line = picollo_bench::html::escape(&picollo_bench::html::change_line(c));
+            let line = picollo_bench::html::escape(&change_line(c));
             // Said in the list and in the marker's tooltip.
             assert_eq!(html.matches(&line).count(), 2, "{line}");
         }

@@ -24,6 +24,9 @@ pub enum Exit {
     Slower = 7,
     /// QEMU or Picollo's plugin could not run a program (`picollo emulate`, `--emulate`).
     Emulator = 8,
+    /// `picollo history detect --last N`: a change point's first run is among a
+    /// benchmark's last N runs.
+    Changed = 10,
 }
 
 /// A failure to report on stderr, with its exit status.
@@ -95,6 +98,15 @@ impl Failure {
         }
     }
 
+    /// A change point among the last runs of `history detect --last` (the message names
+    /// each).
+    pub fn changed(message: impl Into<String>) -> Self {
+        Failure {
+            exit: Exit::Changed,
+            message: message.into(),
+        }
+    }
+
     /// A benchmarked command slower than its baseline (the message names it and the
     /// verdict).
     pub fn slower(message: impl Into<String>) -> Self {
@@ -130,4 +142,6 @@ Exit status:
      or more, or counts more of the --metric judged (with --gate: or than the first
      command of the run; the message names it and gives the verdict line)
   8  picollo emulate, picollo bench --emulate: QEMU or Picollo's plugin cannot run the
-     program (not found, refused, or no counts written; the message says which)";
+     program (not found, refused, or no counts written; the message says which)
+ 10  picollo history detect --last N: a change point's first run is among the last N
+     runs of a benchmark (the message names each change)";

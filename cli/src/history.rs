@@ -1,9 +1,13 @@
 //! `picollo history`: a store of runs over commits (`add`, `list`, `show`, `export`), each
-//! run a document the harness wrote, kept with its commit, time and machine.
+//! run a document the harness wrote, kept with its commit, time and machine, and where each
+//! benchmark's distribution changed over them (`detect`).
+
+mod detect;
 
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
+use picollo_bench::history::series::short;
 use picollo_bench::history::store::export::{
     bmf_lines, figures, otava_csv, Exported, Selection, RANKS,
 };
@@ -26,9 +30,11 @@ Order: by time, or with --git REPO along the commits of --rev (default HEAD), pa
 first (git rev-list --topo-order; --first-parent: the branch's own commits only); runs of
 commits off that history are named and skipped.
 
-Exit status: 2 a bad argument (a time, a commit, git unable to name one); 3 a file or the
-store cannot be read or written; 4 DOCUMENT is not a Picollo document; 5 no run matches
-(show, export).";
+Exit status: 2 a bad argument (a time, a commit, git unable to name one; detect: runs of
+several machines without --machine, --last under 5); 3 a file or the store cannot be read
+or written; 4 DOCUMENT is not a Picollo document, or detect cannot judge a series (a value
+not positive); 5 no run matches (show, export, detect); 10 detect --last N: a change
+point in the last N runs.";
 
 /// `picollo history COMMAND`.
 #[derive(Args)]
@@ -48,6 +54,9 @@ enum HistoryCommand {
     Show(ShowArgs),
     /// The runs as Apache Otava's CSV or as Bencher's metric format (a line per run)
     Export(ExportArgs),
+    /// Each benchmark's change points over the runs: where its P50, P90 or P99 moved and
+    /// stayed moved, by how much; with --last N, status 10 where one is in the last N runs
+    Detect(detect::DetectArgs),
 }
 
 /// The store every command reads or writes.
@@ -162,6 +171,7 @@ pub fn run(args: &HistoryArgs) -> Result<(), Failure> {
         HistoryCommand::List(a) => list(a),
         HistoryCommand::Show(a) => show(a),
         HistoryCommand::Export(a) => export(a),
+        HistoryCommand::Detect(a) => detect::detect(a),
     }
 }
 
@@ -252,7 +262,7 @@ fn list(args: &ListArgs) -> Result<(), Failure> {
     let runs = read_runs(&args.store, Some(&args.order))?;
     let mut text = String::new();
     for r in &runs {
-        let commit: String = r.key.commit.chars().take(12).collect();
+        let commit = short(&r.key.commit);
         let n = r.document.commands.len();
         let benchmarks = if n == 1 { "benchmark" } else { "benchmarks" };
         text += &format!(

@@ -1,8 +1,8 @@
 //! Change points of a [`Series`]: the runs where a benchmark's distribution moved and stayed
-//! moved, at its body (P50), its shoulder (P90) or its tail (P99). docs/history-detect.md
-//! tells the method: binary segmentation on the runs' rank sums at every rank at once, each
-//! split judged by permuting the runs, each change sized by Hodges–Lehmann with its 99 %
-//! interval and named a shift, a tail or a spread.
+//! moved, at its body (P50), its shoulder (P90) or its tail (P99). docs/history.md ("Change
+//! points") tells the method: binary segmentation on the runs' rank sums at every rank at
+//! once, each split judged by permuting the runs, each change sized by Hodges–Lehmann with
+//! its 99 % interval and named a shift, a tail or a spread.
 
 mod locate;
 mod size;
@@ -57,6 +57,17 @@ pub enum Kind {
     Spread,
 }
 
+impl Kind {
+    /// Its name in words (and in JSON): `shift`, `tail` or `spread`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Shift => "shift",
+            Kind::Tail => "tail",
+            Kind::Spread => "spread",
+        }
+    }
+}
+
 /// One change point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Change {
@@ -92,6 +103,14 @@ pub struct Report {
     pub tests: usize,
     /// The changes, in run order.
     pub changes: Vec<Change>,
+}
+
+impl Report {
+    /// Its changes whose first run is among the series' last `n` runs.
+    pub fn within_last(&self, n: usize) -> impl Iterator<Item = &Change> {
+        let from = self.runs.saturating_sub(n);
+        self.changes.iter().filter(move |c| c.index >= from)
+    }
 }
 
 /// The change points of `series`. Errors: a series [`Series::check`] refuses, or options

@@ -39,6 +39,14 @@ pub struct Point {
     pub replicates: Vec<Vec<f64>>,
 }
 
+/// A commit as words show it: its first 12 characters (all of a shorter one).
+pub fn short(commit: &str) -> &str {
+    commit
+        .char_indices()
+        .nth(12)
+        .map_or(commit, |(i, _)| &commit[..i])
+}
+
 /// Which run a document holds: its commit and when it ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunKey {

@@ -24,7 +24,7 @@ pub use figures::{
 };
 pub use page::{escape, Cell, Page, Table};
 pub use svg::{shape_name, Axis};
-pub use timeline::{change_line, timeline};
+pub use timeline::timeline;
 
 use super::SCALE;
 use crate::measure::result::BenchResult;

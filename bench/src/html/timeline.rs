@@ -2,14 +2,14 @@
 //! point drawn as a marked interval across the runs' range and said in words, with its
 //! sizes in the figure's table.
 
-use core::fmt::Write;
 use std::string::String;
 use std::vec::Vec;
 
 use super::page::{Cell, Page, Table};
 use super::svg::{Axis, Frame};
-use crate::history::detect::{Change, Report, Size};
-use crate::history::series::Series;
+use crate::history::changes::{change_line, said};
+use crate::history::detect::Report;
+use crate::history::series::{short, Series};
 
 /// A series' runs at each rank: the median of their replicates, in the metric's unit.
 fn runs_at(series: &Series) -> Vec<Vec<(f64, f64)>> {
@@ -22,26 +22,6 @@ fn runs_at(series: &Series) -> Vec<Vec<(f64, f64)>> {
     logs.iter().map(line).collect()
 }
 
-/// A size in words: `+4.9 % [+4.1 %, +5.6 %]`.
-fn said(s: &Size) -> String {
-    std::format!("{:+.1} % [{:+.1} %, {:+.1} %]", s.percent, s.low, s.high)
-}
-
-/// One change in words: its kind, commit and run, and its size at each rank.
-pub fn change_line(c: &Change) -> String {
-    let kind = serde_json::to_value(c.kind).ok();
-    let kind = kind.as_ref().and_then(|k| k.as_str()).unwrap_or("change");
-    let mut line = std::format!("{kind} at {} (run {}):", c.commit, c.index + 1);
-    for s in &c.sizes {
-        let _ = write!(line, " P{} {},", s.rank, said(s));
-    }
-    let _ = match c.p_value < 1e-4 {
-        true => write!(line, " width {} (p < 0.0001)", said(&c.width)),
-        false => write!(line, " width {} (p = {:.4})", said(&c.width), c.p_value),
-    };
-    line
-}
-
 /// The figure of one series: its ranks' lines, a marked interval at each change.
 fn figure(series: &Series, report: &Report, lines: &[Vec<(f64, f64)>]) -> String {
     let title = std::format!("{}: {} over commits", series.benchmark, series.metric);
@@ -52,7 +32,7 @@ fn figure(series: &Series, report: &Report, lines: &[Vec<(f64, f64)>]) -> String
     let step = n.div_ceil(6).max(1);
     let ticks: Vec<(f64, String)> = (0..n)
         .step_by(step)
-        .map(|i| (i as f64, series.points[i].commit.clone()))
+        .map(|i| (i as f64, short(&series.points[i].commit).into()))
         .collect();
     f.x_ticks(&ticks, "commit (oldest first)");
     let y_ticks: Vec<(f64, String)> = y
@@ -92,16 +72,10 @@ fn numbers(series: &Series, report: &Report) -> Table {
     head.push("Width");
     let mut t = Table::new(&std::format!("changes-{}", series.benchmark), &head);
     for c in &report.changes {
-        let kind = serde_json::to_value(c.kind).ok();
-        let kind = kind
-            .as_ref()
-            .and_then(|k| k.as_str())
-            .unwrap_or("")
-            .to_string();
         let mut cells = std::vec![
             Cell::text(c.commit.as_str()),
             Cell::number(std::format!("{}", c.index + 1)),
-            Cell::text(kind),
+            Cell::text(c.kind.name()),
         ];
         cells.extend(c.sizes.iter().map(|s| Cell::number(said(s))));
         cells.push(Cell::number(said(&c.width)));
