@@ -4,20 +4,12 @@ each once, then answers the runner's requests on its standard input and output w
 suite they registered (`picollo.pytest_plugin`). The tests' own output goes to the standard
 error.
 
-Before pytest imports the tests, a worker puts a drawn count of small objects into each of
-CPython's small-object size classes, and one block of a drawn size on the C heap, kept for
-the process's life (`place_heap`): every worker of one checkout imports the same modules in
-the same order, so without the draw each of them puts a benchmark's code object, its
-bytecode and what it allocates at the same offsets within their pages, and the processes
-(the unit a verdict samples) would share that placement instead of sampling it.
-
     python -m picollo.suite_worker [PYTEST ARGS...] --picollo-worker
 """
 
 from __future__ import annotations
 
 import os
-import random
 import sys
 from typing import Optional, Sequence
 
@@ -26,46 +18,6 @@ from .suite import WORKER_FLAG, Suite
 #: The runner's requests and replies: this process's standard input and output as they were
 #: before pytest ran (its capture replaces both).
 _channel: Optional[tuple[int, int]] = None
-
-#: The variable that fixes the heap's draw: ``off`` (no draw) or an integer, the seed every
-#: worker then draws from alike (a test's way to compare placements). Unset, each worker
-#: draws afresh.
-HEAP_PAD_ENV = "PICOLLO_SUITE_HEAP_PAD"
-
-#: What `place_heap` allocated, kept alive: freed, the next objects would take its place.
-_placed: list[object] = []
-
-#: CPython's small-object allocator serves requests up to 512 bytes in classes 16 bytes
-#: apart; a float takes the 32-byte class, a bytes object of ``n`` bytes ``n + 33``.
-_CLASSES = range(32, 513, 16)
-_BYTES_OVERHEAD = 33
-
-
-def place_heap(setting: Optional[str] = None) -> int:
-    """Draw this process's heap placement (see the module): 0 to 255 objects in each small
-    size class, and one C-heap block of 0 to 64 KiB. ``setting`` is `HEAP_PAD_ENV`'s value
-    (read from the environment where not given); the count of objects placed is returned.
-    A value neither ``off`` nor an integer raises ``ValueError``."""
-    given = os.environ.get(HEAP_PAD_ENV, "") if setting is None else setting
-    if given.strip() == "off":
-        return 0
-    try:
-        seed = int(given) if given.strip() else int.from_bytes(os.urandom(8), "little")
-    except ValueError:
-        raise ValueError(f"{HEAP_PAD_ENV}={given!r}: off or an integer seed") from None
-    draw = random.Random(seed)
-    before = len(_placed)
-    for size in _CLASSES:
-        count = draw.randrange(256)
-        if size == 32:
-            _placed.extend(k + 0.5 for k in range(count))
-        else:
-            _placed.extend(bytes(size - _BYTES_OVERHEAD) for _ in range(count))
-    # Larger objects come from the C heap: blocks of drawn sizes take its free chunks in a
-    # drawn order, and the last one moves its top.
-    _placed.extend(bytes(draw.randrange(513, 4096)) for _ in range(draw.randrange(64)))
-    _placed.append(bytearray(draw.randrange(64 * 1024)))
-    return len(_placed) - before
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -78,7 +30,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"picollo.suite_worker: the suite runner starts it, with {WORKER_FLAG} "
               "(pytest --picollo-against CHECKOUT)", file=sys.stderr)
         return 2
-    place_heap()
     sys.stdout.flush()
     _channel = (os.dup(0), os.dup(1))
     os.dup2(2, 1)
