@@ -116,7 +116,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     pub fn record(&mut self, v: u64) {
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
-        match self.counts.as_mut().get_mut(self.shape.fast_offset(v)) {
+        let offset = self.shape.fast_offset(v);
+        match self.counts.as_mut().get_mut(offset) {
             Some(c) => {
                 if EXACT {
                     self.extremes.note(v);
@@ -130,7 +131,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
                     self.saturate_one();
                 }
             }
-            None => self.record_outside(v, 1),
+            // Told apart by the offset, so that `v` is not kept past the index.
+            None => self.record_outside_at(offset),
         }
     }
 
@@ -213,6 +215,13 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     #[cold]
     fn saturate_one(&mut self) {
         self.outside[SAT] = self.outside[SAT].saturating_add(1);
+    }
+
+    /// A record whose offset `offset` lies outside the storage.
+    #[cold]
+    fn record_outside_at(&mut self, offset: usize) {
+        let which = self.shape.outside_kind_of_offset(offset);
+        self.outside[which] = self.outside[which].saturating_add(1);
     }
 
     #[cold]

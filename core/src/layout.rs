@@ -210,6 +210,50 @@ impl Layout {
         ((step as usize) << scale) + (v >> step) as usize
     }
 
+    /// What [`Layout::fast_offset`] takes for storage whose offset 0 is the bucket of
+    /// logical index `first`: `first` folded into the index's own constant terms, made
+    /// once per shape.
+    pub const fn offset_terms(&self, first: usize) -> OffsetTerms {
+        let scale = self.block_scale;
+        // t·B − (scale·B + first) for ⌊log2⌋ = t, and 63·B less that for lz = 63 − t.
+        let bias = ((scale as usize) << scale).wrapping_add(first);
+        OffsetTerms {
+            block: 1 << scale,
+            minus_block: (1usize << scale).wrapping_neg(),
+            bias,
+            top: (63usize << scale).wrapping_sub(bias),
+        }
+    }
+
+    /// [`Layout::fast_index`] less `first`, wrapping, where `terms` is
+    /// [`Layout::offset_terms`]`(first)`: the storage offset of `v`, with no subtraction of
+    /// `first` of its own. The index is `(t − scale)·B + (v >> (t − scale))` with
+    /// `t = ⌊log2(v | B·unit)⌋`, so the offset is `t·B + (v >> step) − bias`, or with the
+    /// `lz = 63 − t` that `lzcnt` counts, `(v >> step) − lz·B + top`: one add of a
+    /// constant, where the index and then the offset took two subtractions. `t·B` is a
+    /// multiply by `B` as a number held in the shape, which leaves the shift register to
+    /// `v >> step` alone (a shift by a variable count goes through `cl` without BMI2).
+    #[inline(always)]
+    pub fn fast_offset(&self, v: u64, log2: Log2, terms: OffsetTerms) -> usize {
+        let scale = self.block_scale;
+        let x = v | self.fine;
+        match log2.leading_zeros(x) {
+            Some(lz) => {
+                let step = (63 - scale) as u64 - lz;
+                ((v >> step) as usize)
+                    .wrapping_add((lz as usize).wrapping_mul(terms.minus_block))
+                    .wrapping_add(terms.top)
+            }
+            None => {
+                let t = log2.floor_log2(x);
+                (t as usize)
+                    .wrapping_mul(terms.block)
+                    .wrapping_add((v >> (t - scale)) as usize)
+                    .wrapping_sub(terms.bias)
+            }
+        }
+    }
+
     /// The bucket with logical index `index`; `None` past the last one or below the first.
     pub const fn bucket(&self, index: usize) -> Option<Bucket> {
         if index >= self.logical_len() || index < self.first_index() {
@@ -256,6 +300,19 @@ impl Layout {
             self.index(max) - self.index(min) + 1
         }
     }
+}
+
+/// A shape's constants for [`Layout::fast_offset`] ([`Layout::offset_terms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OffsetTerms {
+    /// `B`, multiplied by rather than shifted by, and `−B` (wrapping) for the count of
+    /// leading zeros, so that both terms are added.
+    block: usize,
+    minus_block: usize,
+    /// `scale·B + first`.
+    bias: usize,
+    /// `63·B − bias`.
+    top: usize,
 }
 
 /// How the record paths take `⌊log2 x⌋` of a nonzero `x` ([`Layout::fast_index`]): with
@@ -311,6 +368,26 @@ impl Log2 {
     #[inline(always)]
     pub fn floor_log2(self, x: u64) -> u32 {
         self.floor_log2_less(x, 0)
+    }
+
+    /// `63 − ⌊log2 x⌋` of a nonzero `x` as `lzcnt` counts it, when this choice takes
+    /// `lzcnt` (then [`Layout::fast_offset`] works with the count as it comes); `None`
+    /// otherwise, and wherever `ilog2` serves every choice (see [`Log2::floor_log2_less`]).
+    #[inline(always)]
+    fn leading_zeros(self, x: u64) -> Option<u64> {
+        debug_assert!(x != 0);
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "lzcnt"), not(miri)))]
+        if self.lzcnt {
+            let mut r = x;
+            // SAFETY: as in `floor_log2_less`: `lzcnt` is set only where CPUID says the CPU
+            // has the instruction; it reads and writes one register and the flags, nothing
+            // else; destination = source.
+            unsafe {
+                core::arch::asm!("lzcnt {0}, {0}", inout(reg) r, options(pure, nomem, nostack));
+            }
+            return Some(r);
+        }
+        None
     }
 
     /// `⌊log2 x⌋ − k` of a nonzero `x` with `⌊log2 x⌋ ≥ k` (the index's step: each
@@ -517,9 +594,32 @@ mod tests {
                 );
                 for log2 in [Log2::ANY_CPU, Log2::for_this_cpu()] {
                     assert_eq!(layout.fast_index(v, log2), i, "{layout:?} {v}");
+                    assert_offsets_are_the_index_less_first(layout, v, log2);
                 }
                 assert!(layout.bucket_of_index(i).contains(v), "{layout:?} {v}");
             }
+        }
+    }
+
+    /// `fast_offset` of `v` is `index(v) − first` (wrapping) for storage starting at the
+    /// layout's first index, at `v`'s own bucket, just above it, far above and past it.
+    fn assert_offsets_are_the_index_less_first(layout: Layout, v: u64, log2: Log2) {
+        let i = layout.index(v);
+        let last = layout.logical_len() - 1;
+        for first in [
+            layout.first_index(),
+            i,
+            i + 1,
+            i / 2,
+            last,
+            i.saturating_sub(7),
+        ] {
+            let terms = layout.offset_terms(first);
+            assert_eq!(
+                layout.fast_offset(v, log2, terms),
+                i.wrapping_sub(first),
+                "{layout:?} v={v} first={first} {log2:?}"
+            );
         }
     }
 
@@ -578,6 +678,7 @@ mod tests {
                         layout.index(v),
                         "scale {scale} v={v}"
                     );
+                    assert_offsets_are_the_index_less_first(layout, v, log2);
                 }
             }
         }

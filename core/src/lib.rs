@@ -129,7 +129,7 @@ pub use format::hgrm::{HgrmOptionError, HgrmOptions};
 pub use format::numbers::{Grouped, GroupedF64};
 pub use histogram::{Histogram, MergeError};
 pub use iter::{BucketCount, StepCount};
-pub use layout::{Bucket, Layout, Log2};
+pub use layout::{Bucket, Layout, Log2, OffsetTerms};
 pub use oom::OutOfMemory;
 pub use percentile::{rank_to_count, Percentile, QueryError};
 pub use shape::{Shape, Slot};

@@ -59,6 +59,11 @@ impl Scan {
         let scale = shape.layout().block_scale();
         let first_index = shape.first_index();
         let len = counts.len();
+        // The moments read only from the first counted bucket to the last one.
+        let occupied = match MOMENTS.then(|| counts.first_nonzero()).flatten() {
+            Some(lo) => (lo, counts.last_nonzero().map_or(lo, |hi| hi + 1)),
+            None => (0, 0),
+        };
         let mut first = 0;
         while first < len && scan.len < MAX_BLOCKS {
             // The block of storage offset `first` ends where the next block begins.
@@ -70,7 +75,7 @@ impl Scan {
                 ..Block::default()
             };
             if MOMENTS {
-                sum_block_moments(counts, &mut block);
+                sum_block_moments(counts, &mut block, occupied);
             } else {
                 block.count = counts.sum(first, end);
             }
@@ -113,13 +118,49 @@ impl Scan {
 }
 
 /// Fill `block.count`, `block.b` and `block.c` by walking its buckets downwards
-/// (`A += c; B += A; C += B`, see the module docs). A run of eight empty buckets is one
-/// step: `C += 8B + 36A; B += 8A`.
+/// (`A += c; B += A; C += B`, see the module docs), reading only `occupied` (the buckets
+/// from the first to the last counted one; the zeros outside it are steps of their own).
+///
+/// The sums are taken in `u64` first: while no count of the block passes `2^32` and
+/// `A · L(L+1)/2 ≤ u64::MAX` (`L` buckets), no sum can pass `u64::MAX` (each only grows up
+/// to `C ≤ A · L(L+1)/2`), so they are exact; otherwise the block is walked again in
+/// `u128`. Both give the same integers.
 #[inline]
-fn sum_block_moments<C: Counter, S: Counts<C> + ?Sized>(counts: &S, block: &mut Block) {
-    let (mut a, mut b, mut c) = (0u128, 0u128, 0u128);
-    let mut i = block.end;
-    while i >= block.first + 8 {
+fn sum_block_moments<C: Counter, S: Counts<C> + ?Sized>(
+    counts: &S,
+    block: &mut Block,
+    occupied: (usize, usize),
+) {
+    let (lo, end) = (block.first.max(occupied.0), block.end.min(occupied.1));
+    if lo >= end {
+        return; // nothing counted here: every sum is 0
+    }
+    let len = (block.end - block.first) as u64;
+    let (a, b, c, or) = walk::<u64, C, S>(counts, lo, end);
+    let exact = or >> 32 == 0 && a <= u64::MAX / (len * (len + 1) / 2);
+    let (a, b, c) = if exact {
+        (a as u128, b as u128, c as u128)
+    } else {
+        let (a, b, c, _) = walk::<u128, C, S>(counts, lo, end);
+        (a, b, c)
+    };
+    // The `lo - first` empty buckets below: as many steps that add nothing to A.
+    let k = (lo - block.first) as u128;
+    (block.count, block.b, block.c) = (a, b + k * a, c + k * b + k * (k + 1) / 2 * a);
+}
+
+/// `A`, `B`, `C` of the buckets `first..end` walked downwards (wrapping in `T`), and the OR
+/// of their counts. A run of eight empty buckets is one step: `C += 8B + 36A; B += 8A`.
+#[inline(always)]
+fn walk<T: Sum, C: Counter, S: Counts<C> + ?Sized>(
+    counts: &S,
+    first: usize,
+    end: usize,
+) -> (T, T, T, u64) {
+    let (mut a, mut b, mut c) = (T::ZERO, T::ZERO, T::ZERO);
+    let mut or = 0u64;
+    let mut i = end;
+    while i >= first + 8 {
         let mut chunk = [0u64; 8];
         let mut any = 0u64;
         for (k, slot) in chunk.iter_mut().enumerate() {
@@ -127,24 +168,69 @@ fn sum_block_moments<C: Counter, S: Counts<C> + ?Sized>(counts: &S, block: &mut 
             any |= *slot;
         }
         if any == 0 {
-            c += 8 * b + 36 * a;
-            b += 8 * a;
+            c = c.add(b.times(8)).add(a.times(36));
+            b = b.add(a.times(8));
         } else {
             for &count in chunk.iter().rev() {
-                a += count as u128;
-                b += a;
-                c += b;
+                a = a.add(T::of(count));
+                b = b.add(a);
+                c = c.add(b);
             }
         }
+        or |= any;
         i -= 8;
     }
-    while i > block.first {
+    while i > first {
         i -= 1;
-        a += counts.get(i).to_u64() as u128;
-        b += a;
-        c += b;
+        let count = counts.get(i).to_u64();
+        a = a.add(T::of(count));
+        b = b.add(a);
+        c = c.add(b);
+        or |= count;
     }
-    (block.count, block.b, block.c) = (a, b, c);
+    (a, b, c, or)
+}
+
+/// The integer a block's sums are taken in ([`walk`]): `u64` where they cannot pass it,
+/// `u128` everywhere.
+trait Sum: Copy {
+    const ZERO: Self;
+    fn of(count: u64) -> Self;
+    /// `self + other`, wrapping (checked after the walk, see [`sum_block_moments`]).
+    fn add(self, other: Self) -> Self;
+    fn times(self, k: u8) -> Self;
+}
+
+impl Sum for u64 {
+    const ZERO: u64 = 0;
+    #[inline(always)]
+    fn of(count: u64) -> u64 {
+        count
+    }
+    #[inline(always)]
+    fn add(self, other: u64) -> u64 {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn times(self, k: u8) -> u64 {
+        self.wrapping_mul(k as u64)
+    }
+}
+
+impl Sum for u128 {
+    const ZERO: u128 = 0;
+    #[inline(always)]
+    fn of(count: u64) -> u128 {
+        count as u128
+    }
+    #[inline(always)]
+    fn add(self, other: u128) -> u128 {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn times(self, k: u8) -> u128 {
+        self.wrapping_mul(k as u128)
+    }
 }
 
 /// Count, mean and sum of squared deviations of a set of values.
@@ -264,6 +350,110 @@ impl MidpointRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Config;
+
+    /// Each block's sums as the plain walk of every bucket in `u128` takes them.
+    fn reference<C: Counter>(counts: &[C], block: &Block) -> (u128, u128, u128) {
+        let (mut a, mut b, mut c) = (0u128, 0u128, 0u128);
+        for i in (block.first..block.end).rev() {
+            a += counts[i].to_u64() as u128;
+            b += a;
+            c += b;
+        }
+        (a, b, c)
+    }
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// Count arrays of every kind the pass meets: empty, one value, all in one bucket,
+    /// sparse, dense, counts past 2^32 (the `u128` walk), and near the counter's maximum.
+    fn cases(len: usize, max: u64, seed: &mut u64) -> [[u64; 4096]; 7] {
+        let make = |kind: usize| {
+            let mut v = [0u64; 4096];
+            let one = (xorshift(seed) as usize) % len;
+            match kind {
+                0 => {}
+                1 => v[one] = 1,
+                2 => v[one] = max.min(1 << 40),
+                3 => {
+                    for _ in 0..1 + xorshift(seed) % 20 {
+                        let i = (xorshift(seed) as usize) % len;
+                        v[i] = xorshift(seed) % 1_000 + 1;
+                    }
+                }
+                4 => {
+                    for slot in &mut v[..len] {
+                        *slot = xorshift(seed) % 100_000;
+                    }
+                }
+                5 => {
+                    for slot in &mut v[..len] {
+                        let big = xorshift(seed) % 3 == 0;
+                        *slot = if big {
+                            max.min(1 << 40)
+                        } else {
+                            xorshift(seed) % 7
+                        };
+                    }
+                }
+                _ => {
+                    for i in (0..len).step_by(1 + (xorshift(seed) % 5) as usize) {
+                        v[i] = max - xorshift(seed) % 3;
+                    }
+                }
+            }
+            v
+        };
+        core::array::from_fn(make)
+    }
+
+    #[test]
+    fn the_occupied_pass_sums_every_block_as_the_whole_u128_walk() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let configs = [
+            Config::new().with_relative_error(0.01).with_range(0, 3_000),
+            Config::new()
+                .with_relative_error(0.1)
+                .with_range(1, u64::MAX),
+            Config::new()
+                .with_relative_error(0.002)
+                .with_range(700, 90_000),
+            Config::new()
+                .with_relative_error(0.01)
+                .with_lowest_discernible(1 << 10)
+                .with_range(0, 1 << 30),
+        ];
+        for config in configs {
+            let shape = config.validate().unwrap();
+            let len = shape.len();
+            assert!(len <= 4096, "{config:?}");
+            for _ in 0..20 {
+                for case in cases(len, u32::MAX as u64, &mut seed) {
+                    let narrow: [u32; 4096] = core::array::from_fn(|i| case[i] as u32);
+                    check(&shape, &narrow[..len]);
+                }
+                for case in cases(len, u64::MAX, &mut seed) {
+                    check(&shape, &case[..len]);
+                }
+            }
+        }
+    }
+
+    fn check<C: Counter>(shape: &Shape, counts: &[C]) {
+        let scan = Scan::new::<C, [C], true>(shape, counts);
+        let plain = Scan::new::<C, [C], false>(shape, counts);
+        assert_eq!(scan.total, plain.total);
+        for (block, without) in scan.blocks().iter().zip(plain.blocks()) {
+            let sums = (block.count, block.b, block.c);
+            assert_eq!(sums, reference(counts, block), "block {}", block.first);
+            assert_eq!(block.count, without.count);
+        }
+    }
 
     #[test]
     fn the_wide_product_is_exact() {

@@ -6,7 +6,7 @@
 //! re-derives a layout from a float afterwards.
 
 use crate::config::{Config, ConfigError, ValueSelection};
-use crate::layout::{Bucket, Layout, Log2};
+use crate::layout::{Bucket, Layout, Log2, OffsetTerms};
 
 /// Which outside count an out-of-range value belongs to; also the index of that count in
 /// `[u64; 3]` arrays of (underflow, overflow, saturated).
@@ -36,11 +36,13 @@ pub(crate) const SAT: usize = 2;
 /// That choice is not part of the shape's identity: shapes that differ only in it are
 /// equal.
 ///
-/// `repr(C)`, what a record reads first: the layout and the first index.
+/// `repr(C)`, what a record reads first: the layout, the offset's terms and the first index.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub struct Shape {
     layout: Layout,
+    /// [`Layout::offset_terms`] of `first_index`: what a record's offset is made with.
+    terms: OffsetTerms,
     first_index: usize,
     len: usize,
     log2: Log2,
@@ -113,6 +115,7 @@ impl Shape {
         Ok(Shape {
             config,
             layout,
+            terms: layout.offset_terms(layout.index(min)),
             first_index: layout.index(min),
             len: layout.index(max) - layout.index(min) + 1,
             log2: Log2::ANY_CPU,
@@ -179,11 +182,11 @@ impl Shape {
         self.log2
     }
 
-    /// [`Shape::offset`] for the record paths, with this shape's [`Log2`] (see
-    /// [`crate::Layout::fast_index`]).
+    /// [`Shape::offset`] for the plain histogram's records, with this shape's [`Log2`] and
+    /// the first index folded into a constant (see [`crate::Layout::fast_offset`]).
     #[inline(always)]
     pub fn fast_offset(&self, v: u64) -> usize {
-        self.slot(v, self.log2).offset
+        self.layout.fast_offset(v, self.log2, self.terms)
     }
 
     /// Where a record of `v` counts ([`Slot`]), its logarithm taken with `log2`'s
@@ -239,6 +242,18 @@ impl Shape {
         }
     }
 
+    /// Which outside count a value whose storage offset is `offset` (`len()` or more)
+    /// belongs to: a value below the first bucket wraps past half of `usize`'s range (no
+    /// layout has that many buckets), one above the last stays below it.
+    #[inline]
+    pub(crate) const fn outside_kind_of_offset(&self, offset: usize) -> usize {
+        if (offset as isize) < 0 {
+            UNDER
+        } else {
+            OVER
+        }
+    }
+
     /// `Ok` when `actual` is the storage length this shape needs.
     pub const fn check_len(&self, actual: usize) -> Result<(), ConfigError> {
         if actual == self.len {
@@ -282,6 +297,31 @@ mod tests {
         assert!(shape.offset(40_000) >= shape.len());
         assert_eq!(shape.outside_kind(9_000), UNDER);
         assert_eq!(shape.outside_kind(40_000), OVER);
+    }
+
+    #[test]
+    fn the_offset_of_a_value_outside_tells_underflow_from_overflow() {
+        for (error, min, max) in [(0.01, 10_000, 30_000), (0.1, 1, 1), (0.0005, 0, 1 << 40)] {
+            let shape = Config::new()
+                .with_relative_error(error)
+                .with_range(min, max)
+                .validate()
+                .unwrap();
+            let top = shape.bucket(shape.len() - 1).highest;
+            let low = shape.bucket(0).lower;
+            let below = [0, low / 2, low.saturating_sub(1)]
+                .into_iter()
+                .filter(|&v| v < low);
+            let above = [top + 1, top.saturating_mul(3), u64::MAX].into_iter();
+            for v in below.chain(above.filter(|&v| v > top)) {
+                for shape in [shape, shape.for_this_cpu()] {
+                    let offset = shape.fast_offset(v);
+                    assert_eq!(shape.slot(v, shape.log2()).offset, offset, "{v}");
+                    assert!(offset >= shape.len(), "{v}");
+                    assert_eq!(shape.outside_kind_of_offset(offset), shape.outside_kind(v));
+                }
+            }
+        }
     }
 
     #[test]

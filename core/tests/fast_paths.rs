@@ -479,3 +479,72 @@ fn every_mode_adds_a_view_counter_by_counter_as_it_records_each_bucket() {
         }
     }
 }
+
+/// `(mean, population stdev)` of the bucket midpoints, two passes in `f64`.
+fn midpoint_moments<C: Counter>(h: &Histogram<C, Vec<C>>) -> (f64, f64) {
+    let view = h.view();
+    let buckets = || {
+        view.buckets_with_values().map(|b| {
+            let bucket = picollo::Bucket {
+                lower: b.lower,
+                highest: b.highest,
+            };
+            (bucket.midpoint() as f64, b.count as f64)
+        })
+    };
+    let n: f64 = buckets().map(|(_, c)| c).sum();
+    let mean = buckets().map(|(m, c)| m * c).sum::<f64>() / n;
+    let m2: f64 = buckets().map(|(m, c)| c * (m - mean) * (m - mean)).sum();
+    (mean, (m2 / n).sqrt())
+}
+
+fn check_summary<C: Counter>(h: &Histogram<C, Vec<C>>, what: &str) {
+    let view = h.view();
+    let mut s = picollo::Summary::default();
+    view.summary_into(&mut s);
+    for (p, &rank) in s.percentiles.iter().zip(&picollo::STANDARD_RANKS) {
+        let empty = picollo::Percentile {
+            rank,
+            ..Default::default()
+        };
+        let alone = view.percentile(rank).unwrap_or(empty);
+        assert_eq!(*p, alone, "{what}: P{rank}");
+    }
+    assert_eq!(s.total, view.total_count(), "{what}");
+    let (mean, stdev) = midpoint_moments(h);
+    if s.total == 0 {
+        assert!(s.mean.is_nan() && s.stdev.is_nan(), "{what}");
+        return;
+    }
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (mean.abs() + stdev);
+    assert!(close(s.mean, mean), "{what}: mean {} vs {mean}", s.mean);
+    assert!(
+        close(s.stdev, stdev),
+        "{what}: stdev {} vs {stdev}",
+        s.stdev
+    );
+    assert_eq!((s.mean, s.stdev), view.moments(), "{what}");
+}
+
+#[test]
+fn the_summary_has_each_ranks_own_percentile_and_the_midpoints_moments() {
+    let mut rng = SplitMix64(0x5EED_0005);
+    for round in 0..300 {
+        let config = random_config(&mut rng);
+        check_summary(
+            &random_histogram::<u64>(&mut rng, config),
+            &format!("u64 {round}"),
+        );
+        check_summary(
+            &random_histogram::<u32>(&mut rng, config),
+            &format!("u32 {round}"),
+        );
+        // One value, and one bucket holding everything (past 2^32 with u64 counters).
+        let mut one: Histogram<u64, Vec<u64>> = config.build().unwrap();
+        let v = random_value(&mut rng, config.min_trackable(), config.max_trackable());
+        one.record(v);
+        check_summary(&one, &format!("one value {round}"));
+        one.record_n(v, random_count(&mut rng));
+        check_summary(&one, &format!("one bucket {round}"));
+    }
+}
