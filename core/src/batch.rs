@@ -114,6 +114,8 @@ pub(crate) struct Offsets {
     scale: u32,
     /// The shape's first logical index.
     first: u64,
+    /// The shape's length: an offset at or above it is a value outside.
+    len: u64,
     /// The portable path's index: the layout and the logarithm the shape's own records
     /// take (`lzcnt` where the shape chose it), so that it costs what `record` costs.
     layout: crate::Layout,
@@ -127,6 +129,7 @@ impl Offsets {
             fine: layout.fine(),
             scale: layout.block_scale(),
             first: shape.first_index() as u64,
+            len: shape.len() as u64,
             layout,
             log2: shape.log2(),
         }
@@ -139,28 +142,69 @@ impl Offsets {
     }
 
     /// `out[i]` = the storage offset of `values[i]` ([`crate::Shape::slot`]'s), on `path`
-    /// where this CPU runs it (else the portable path). `out` is as long as `values`.
-    pub(crate) fn fill(&self, path: BatchPath, values: &[u64], out: &mut [u64]) {
+    /// where this CPU runs it (else the portable path), and the values' [`Fold`]. `out` is
+    /// as long as `values`.
+    pub(crate) fn fill(&self, path: BatchPath, values: &[u64], out: &mut [u64]) -> Fold {
         debug_assert_eq!(values.len(), out.len());
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if path != BatchPath::Portable && path.available() {
             return x86::fill(self, path, values, out);
         }
         let _ = path;
-        self.fill_portable(values, out);
+        self.fill_portable(values, out)
     }
 
     /// One value at a time, as the shape's record computes it.
-    pub(crate) fn fill_portable(&self, values: &[u64], out: &mut [u64]) {
+    pub(crate) fn fill_portable(&self, values: &[u64], out: &mut [u64]) -> Fold {
+        let mut fold = Fold::NONE;
         for (o, &v) in out.iter_mut().zip(values) {
             *o = self.one(v);
+            fold.note(v, *o < self.len);
         }
+        fold
     }
 
     /// The offset of one value, as [`crate::Shape::slot`] computes it.
     #[inline(always)]
     pub(crate) fn one(&self, v: u64) -> u64 {
         (self.layout.fast_index(v, self.log2) as u64).wrapping_sub(self.first)
+    }
+}
+
+/// What a chunk's offsets say of its values: how many lie outside the shape (an offset of
+/// `len()` or more), and the least and the greatest of those inside (`lo > hi` where none is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fold {
+    pub(crate) outside: usize,
+    pub(crate) lo: u64,
+    pub(crate) hi: u64,
+}
+
+impl Fold {
+    /// No value yet.
+    pub(crate) const NONE: Fold = Fold {
+        outside: 0,
+        lo: u64::MAX,
+        hi: 0,
+    };
+
+    /// `v` counted: inside the shape or outside it.
+    #[inline(always)]
+    pub(crate) fn note(&mut self, v: u64, inside: bool) {
+        if inside {
+            (self.lo, self.hi) = (self.lo.min(v), self.hi.max(v));
+        } else {
+            self.outside += 1;
+        }
+    }
+
+    /// The fold of two parts of one chunk.
+    pub(crate) fn and(self, other: Fold) -> Fold {
+        Fold {
+            outside: self.outside + other.outside,
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
     }
 }
 

@@ -146,25 +146,49 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         let mut buf = [0u64; CHUNK];
         for chunk in values.chunks(CHUNK) {
             let out = &mut buf[..chunk.len()];
-            offsets.fill(path, chunk, out);
-            self.count_offsets(chunk, out);
+            let fold = offsets.fill(path, chunk, out);
+            if fold.outside == 0 {
+                self.count_inside(out);
+            } else {
+                self.count_offsets(chunk, out);
+            }
+            if EXACT && fold.lo <= fold.hi {
+                self.extremes.note(fold.lo);
+                self.extremes.note(fold.hi);
+            }
         }
     }
 
-    /// One add for each value at its offset, as `record` adds; the outside counts, the
-    /// saturated ones and the extremes folded over the chunk and added once.
+    /// One add for each offset, every one inside the storage (as the chunk's fold said),
+    /// as `record` adds; the saturated ones counted once.
+    #[inline(always)]
+    fn count_inside(&mut self, offsets: &[u64]) {
+        let counts = self.counts.as_mut();
+        let mut saturated = 0u64;
+        for &o in offsets {
+            if let Some(c) = counts.get_mut(o as usize) {
+                *c = c.increment();
+                if *c == C::ZERO {
+                    *c = C::MAX;
+                    saturated += 1;
+                }
+            }
+        }
+        self.outside[SAT] = self.outside[SAT].saturating_add(saturated);
+    }
+
+    /// One add for each value at its offset, as `record` adds; the outside counts and the
+    /// saturated ones folded over the chunk and added once (the extremes are the chunk's
+    /// fold's).
     #[inline(always)]
     fn count_offsets(&mut self, values: &[u64], offsets: &[u64]) {
         let shape = self.shape;
         let counts = self.counts.as_mut();
         let len = counts.len() as u64;
-        let (mut lo, mut hi, mut outside) = (u64::MAX, 0, [0u64; 3]);
+        let mut outside = [0u64; 3];
         for (&v, &o) in values.iter().zip(offsets) {
             match counts.get_mut(o as usize).filter(|_| o < len) {
                 Some(c) => {
-                    if EXACT {
-                        (lo, hi) = (lo.min(v), hi.max(v));
-                    }
                     *c = c.increment();
                     if *c == C::ZERO {
                         *c = C::MAX;
@@ -176,10 +200,6 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         }
         for (k, n) in outside.into_iter().enumerate() {
             self.outside[k] = self.outside[k].saturating_add(n);
-        }
-        if EXACT && lo <= hi {
-            self.extremes.note(lo);
-            self.extremes.note(hi);
         }
     }
 

@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 #[cfg(picollo_float)]
 use super::Gates;
-use super::{BatchPath, Offsets};
+use super::{BatchPath, Fold, Offsets};
 
 /// Whether this CPU runs `path` (a vector path).
 pub(super) fn available(path: BatchPath) -> bool {
@@ -61,11 +61,11 @@ fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a,
     ((body, out_body), (tail, out_tail))
 }
 
-/// The offsets of `values` into `out` on `path`, which this CPU runs; the tail shorter
-/// than a vector goes the portable way.
-pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) {
+/// The offsets of `values` into `out` on `path`, which this CPU runs, and their fold; the
+/// tail shorter than a vector goes the portable way.
+pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) -> Fold {
     let ((body, out_body), (tail, out_tail)) = split(path, values, out);
-    match path {
+    let fold = match path {
         // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
         // as each other, and the function reads and writes within them.
         BatchPath::Avx2 => unsafe { fill_avx2(o, body, out_body) },
@@ -73,19 +73,20 @@ pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]
         // SAFETY: the caller found AVX-512F and CD on this CPU (`available`); as above.
         BatchPath::Avx512 => unsafe { fill_avx512(o, body, out_body) },
         _ => o.fill_portable(body, out_body),
-    }
-    o.fill_portable(tail, out_tail);
+    };
+    fold.and(o.fill_portable(tail, out_tail))
 }
 
 /// Four values a vector. `⌊log2 x⌋` of `x = v | fine` (never 0) from a double's exponent:
 /// the 32-bit half holding `x`'s highest bit (the high half when it is not zero, else the
 /// low) is made a double exactly (its bits under 2^52's, less 2^52), whose exponent is
-/// that bit's position; the high half adds 32.
+/// that bit's position; the high half adds 32. The fold's unsigned compares are signed ones
+/// of the values with their top bit flipped.
 ///
 /// # Safety
 /// The CPU has AVX2; `out` is as long as `values`, a multiple of 4.
 #[target_feature(enable = "avx2")]
-unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) {
+unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
     let fine = _mm256_set1_epi64x(o.fine as i64);
     let low_half = _mm256_set1_epi64x(0xFFFF_FFFF);
     let magic = _mm256_set1_epi64x(0x4330_0000_0000_0000);
@@ -95,6 +96,10 @@ unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) {
     let thirty_two = _mm256_set1_epi64x(32);
     let first = _mm256_set1_epi64x(o.first as i64);
     let scale = _mm_set_epi64x(0, i64::from(o.scale));
+    let top_bit = _mm256_set1_epi64x(i64::MIN);
+    let len = _mm256_set1_epi64x((o.len ^ (1 << 63)) as i64);
+    let (mut lo, mut hi) = (_mm256_set1_epi64x(i64::MAX), top_bit);
+    let mut outside = 0;
     for (v4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
         // SAFETY: `v4` holds 4 readable `u64`s (unaligned load).
         let v = unsafe { _mm256_loadu_si256(v4.as_ptr().cast()) };
@@ -107,12 +112,33 @@ unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) {
         let above = _mm256_andnot_si256(high_zero, thirty_two);
         let step = _mm256_sub_epi64(_mm256_add_epi64(exponent, above), bias);
         let index = _mm256_add_epi64(_mm256_sll_epi64(step, scale), _mm256_srlv_epi64(v, step));
+        let offset = _mm256_sub_epi64(index, first);
+        let inside = _mm256_cmpgt_epi64(len, _mm256_xor_si256(offset, top_bit));
+        let flipped = _mm256_xor_si256(v, top_bit);
+        let below = _mm256_and_si256(inside, _mm256_cmpgt_epi64(lo, flipped));
+        let above = _mm256_and_si256(inside, _mm256_cmpgt_epi64(flipped, hi));
+        lo = _mm256_blendv_epi8(lo, flipped, below);
+        hi = _mm256_blendv_epi8(hi, flipped, above);
+        outside += 4 - _mm256_movemask_pd(_mm256_castsi256_pd(inside)).count_ones() as usize;
         // SAFETY: `o4` holds 4 writable `u64`s (unaligned store).
-        unsafe { _mm256_storeu_si256(o4.as_mut_ptr().cast(), _mm256_sub_epi64(index, first)) };
+        unsafe { _mm256_storeu_si256(o4.as_mut_ptr().cast(), offset) };
+    }
+    let (mut los, mut his) = ([0i64; 4], [0i64; 4]);
+    // SAFETY: each array holds 4 writable `i64`s (unaligned stores).
+    unsafe {
+        _mm256_storeu_si256(los.as_mut_ptr().cast(), lo);
+        _mm256_storeu_si256(his.as_mut_ptr().cast(), hi);
+    }
+    let unflip = |x: i64| (x as u64) ^ (1 << 63);
+    Fold {
+        outside,
+        lo: los.into_iter().map(unflip).min().unwrap_or(u64::MAX),
+        hi: his.into_iter().map(unflip).max().unwrap_or(0),
     }
 }
 
-/// Eight values a vector, the logarithm `63 − lzcnt(x)`.
+/// Eight values a vector, the logarithm `63 − lzcnt(x)`; the fold with masked unsigned
+/// minimum and maximum.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512CD; `out` is as long as `values`, a multiple of 8.
@@ -120,18 +146,31 @@ unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) {
 #[cfg(picollo_avx512)]
 #[allow(clippy::incompatible_msrv)]
 #[target_feature(enable = "avx512f,avx512cd")]
-unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) {
+unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
     let fine = _mm512_set1_epi64(o.fine as i64);
     let top = _mm512_set1_epi64(63 - i64::from(o.scale));
     let first = _mm512_set1_epi64(o.first as i64);
     let scale = _mm_set_epi64x(0, i64::from(o.scale));
+    let len = _mm512_set1_epi64(o.len as i64);
+    let (mut lo, mut hi) = (_mm512_set1_epi64(-1), _mm512_setzero_si512());
+    let mut outside = 0;
     for (v8, o8) in values.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
         // SAFETY: `v8` holds 8 readable `u64`s (unaligned load).
         let v = unsafe { _mm512_loadu_si512(v8.as_ptr().cast()) };
         let step = _mm512_sub_epi64(top, _mm512_lzcnt_epi64(_mm512_or_si512(v, fine)));
         let index = _mm512_add_epi64(_mm512_sll_epi64(step, scale), _mm512_srlv_epi64(v, step));
+        let offset = _mm512_sub_epi64(index, first);
+        let inside = _mm512_cmplt_epu64_mask(offset, len);
+        lo = _mm512_mask_min_epu64(lo, inside, lo, v);
+        hi = _mm512_mask_max_epu64(hi, inside, hi, v);
+        outside += (!inside).count_ones() as usize;
         // SAFETY: `o8` holds 8 writable `u64`s (unaligned store).
-        unsafe { _mm512_storeu_si512(o8.as_mut_ptr().cast(), _mm512_sub_epi64(index, first)) };
+        unsafe { _mm512_storeu_si512(o8.as_mut_ptr().cast(), offset) };
+    }
+    Fold {
+        outside,
+        lo: _mm512_reduce_min_epu64(lo),
+        hi: _mm512_reduce_max_epu64(hi),
     }
 }
 
