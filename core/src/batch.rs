@@ -197,9 +197,8 @@ impl Offsets {
 pub(crate) trait Sink {
     /// The fold of the chunk whose values come next.
     fn fold(&mut self, fold: &Fold);
-    /// Counts `values` at `offsets` (as long); `inside`: the chunk's fold found no value
-    /// outside.
-    fn add(&mut self, values: &[u64], offsets: &[u64], inside: bool);
+    /// Counts `values` at `offsets` (as long).
+    fn add(&mut self, values: &[u64], offsets: &[u64]);
 }
 
 /// A path's offsets, [`PART`] values (or any multiple of its vector) at a time, their fold
@@ -265,7 +264,6 @@ pub(crate) fn pipeline<K: Kernel, S: Sink>(
     // Every chunk but the last is `PIPE` long: `prev` and `done` here are.
     for chunk in chunks {
         sink.fold(&fold);
-        let inside = fold.outside == 0;
         let whole = chunk.len() / PART * PART;
         let (out, out_tail) = next[..chunk.len()].split_at_mut(whole);
         let parts = chunk[..whole]
@@ -274,9 +272,9 @@ pub(crate) fn pipeline<K: Kernel, S: Sink>(
         let before = prev.chunks_exact(PART).zip(done.chunks_exact(PART));
         for ((v, out), (pv, po)) in parts.zip(before) {
             kernel.part(v, out);
-            sink.add(pv, po, inside);
+            sink.add(pv, po);
         }
-        sink.add(&prev[whole..], &done[whole..prev.len()], inside);
+        sink.add(&prev[whole..], &done[whole..prev.len()]);
         fold = kernel
             .take()
             .and(o.fill_portable(&chunk[whole..], out_tail));
@@ -284,14 +282,13 @@ pub(crate) fn pipeline<K: Kernel, S: Sink>(
         prev = chunk;
     }
     sink.fold(&fold);
-    sink.add(prev, &done[..prev.len()], fold.outside == 0);
+    sink.add(prev, &done[..prev.len()]);
 }
 
-/// What a chunk's offsets say of its values: how many lie outside the shape (an offset of
-/// `len()` or more), and the least and the greatest of those inside (`lo > hi` where none is).
+/// What a chunk's offsets say of its values: the least and the greatest of those inside the
+/// shape (an offset under `len()`; `lo > hi` where none is), the exact extremes' update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fold {
-    pub(crate) outside: usize,
     pub(crate) lo: u64,
     pub(crate) hi: u64,
 }
@@ -299,7 +296,6 @@ pub(crate) struct Fold {
 impl Fold {
     /// No value yet.
     pub(crate) const NONE: Fold = Fold {
-        outside: 0,
         lo: u64::MAX,
         hi: 0,
     };
@@ -309,15 +305,12 @@ impl Fold {
     pub(crate) fn note(&mut self, v: u64, inside: bool) {
         if inside {
             (self.lo, self.hi) = (self.lo.min(v), self.hi.max(v));
-        } else {
-            self.outside += 1;
         }
     }
 
     /// The fold of two parts of one chunk.
     pub(crate) fn and(self, other: Fold) -> Fold {
         Fold {
-            outside: self.outside + other.outside,
             lo: self.lo.min(other.lo),
             hi: self.hi.max(other.hi),
         }

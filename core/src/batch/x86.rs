@@ -139,7 +139,6 @@ struct Avx2 {
     len: __m256i,
     lo: __m256i,
     hi: __m256i,
-    outside: __m256i,
 }
 
 impl Avx2 {
@@ -159,7 +158,6 @@ impl Avx2 {
                 len: _mm256_set1_epi64x((o.len ^ (1 << 63)) as i64),
                 lo: _mm256_set1_epi64x(i64::MAX),
                 hi: _mm256_set1_epi64x(i64::MIN),
-                outside: _mm256_setzero_si256(),
             }
         }
     }
@@ -193,9 +191,6 @@ impl Avx2 {
             let above = _mm256_and_si256(inside, _mm256_cmpgt_epi64(flipped, self.hi));
             self.lo = _mm256_blendv_epi8(self.lo, flipped, below);
             self.hi = _mm256_blendv_epi8(self.hi, flipped, above);
-            // `inside` is −1 in a lane inside: outside += 1 + inside.
-            let one = _mm256_set1_epi64x(1);
-            self.outside = _mm256_add_epi64(self.outside, _mm256_add_epi64(one, inside));
             offset
         }
     }
@@ -216,20 +211,17 @@ impl Kernel for Avx2 {
 
     #[inline(always)]
     fn take(&mut self) -> Fold {
-        let (mut los, mut his, mut outs) = ([0i64; 4], [0i64; 4], [0u64; 4]);
+        let (mut los, mut his) = ([0i64; 4], [0i64; 4]);
         // SAFETY: each array holds 4 writable 64-bit words (unaligned stores); the CPU has
         // AVX2 (`new`).
         unsafe {
             _mm256_storeu_si256(los.as_mut_ptr().cast(), self.lo);
             _mm256_storeu_si256(his.as_mut_ptr().cast(), self.hi);
-            _mm256_storeu_si256(outs.as_mut_ptr().cast(), self.outside);
             self.lo = _mm256_set1_epi64x(i64::MAX);
             self.hi = _mm256_set1_epi64x(i64::MIN);
-            self.outside = _mm256_setzero_si256();
         }
         let unflip = |x: i64| (x as u64) ^ (1 << 63);
         Fold {
-            outside: outs.into_iter().sum::<u64>() as usize,
             lo: los.into_iter().map(unflip).min().unwrap_or(u64::MAX),
             hi: his.into_iter().map(unflip).max().unwrap_or(0),
         }
@@ -248,8 +240,7 @@ unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
 }
 
 /// Eight values a vector with AVX-512, the logarithm `63 − lzcnt(x)`; the fold with masked
-/// unsigned minimum and maximum, the values outside counted in a vector. Made only where
-/// the CPU has AVX-512F and AVX-512CD.
+/// unsigned minimum and maximum. Made only where the CPU has AVX-512F and AVX-512CD.
 // Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
 #[cfg(picollo_avx512)]
 #[derive(Clone, Copy)]
@@ -261,7 +252,6 @@ struct Avx512 {
     len: __m512i,
     lo: __m512i,
     hi: __m512i,
-    outside: __m512i,
 }
 
 #[cfg(picollo_avx512)]
@@ -281,7 +271,6 @@ impl Avx512 {
                 len: _mm512_set1_epi64(o.len as i64),
                 lo: _mm512_set1_epi64(-1),
                 hi: _mm512_setzero_si512(),
-                outside: _mm512_setzero_si512(),
             }
         }
     }
@@ -305,8 +294,6 @@ impl Kernel for Avx512 {
                 let inside = _mm512_cmplt_epu64_mask(offset, self.len);
                 self.lo = _mm512_mask_min_epu64(self.lo, inside, self.lo, v);
                 self.hi = _mm512_mask_max_epu64(self.hi, inside, self.hi, v);
-                let one = _mm512_set1_epi64(1);
-                self.outside = _mm512_mask_add_epi64(self.outside, !inside, self.outside, one);
                 _mm512_storeu_si512(o8.as_mut_ptr().cast(), offset);
             }
         }
@@ -317,13 +304,11 @@ impl Kernel for Avx512 {
         // SAFETY: a kernel is made only where the CPU has AVX-512F (`new`).
         unsafe {
             let fold = Fold {
-                outside: _mm512_reduce_add_epi64(self.outside) as usize,
                 lo: _mm512_reduce_min_epu64(self.lo),
                 hi: _mm512_reduce_max_epu64(self.hi),
             };
             self.lo = _mm512_set1_epi64(-1);
             self.hi = _mm512_setzero_si512();
-            self.outside = _mm512_setzero_si512();
             fold
         }
     }
