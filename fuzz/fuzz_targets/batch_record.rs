@@ -67,7 +67,9 @@ fn check<C: Counter, const E: bool>(start: Histogram<C, Vec<C>, E>, input: &Inpu
 }
 
 fn run<C: Counter>(config: Config, input: &Input, vs: &[u64]) {
-    let mut start = config.build::<C>().expect("a validated configuration builds");
+    let mut start = config
+        .build::<C>()
+        .expect("a validated configuration builds");
     for &v in input.full.iter().take(8) {
         start.record_n(v, C::MAX.to_u64() - 2);
     }
