@@ -25,7 +25,7 @@ cargo +nightly fuzz --version >/dev/null 2>&1 ||
 seconds="${FUZZ_SECONDS:-20}"
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -ge 1 ]] || { echo "fuzz: FUZZ_SECONDS must be a positive integer" >&2; exit 1; }
 ((seconds > 60)) && seconds=60
-targets=(${FUZZ_TARGETS:-config ops format decode record_paths})
+targets=(${FUZZ_TARGETS:-config ops format decode record_paths batch_record})
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,9 @@
 #   - the `concurrent::dynamic` unit tests (every mode and counter width through one type);
 #   - the float histogram's record path and exact sums (`float::histogram`, `float::octaves`:
 #     raw pointers biased by the exponent, chunks, the carry protocol), sized for Miri (the
-#     octaves test over 2,000 exponents runs natively only: minutes under Miri).
+#     octaves test over 2,000 exponents runs natively only: minutes under Miri);
+#   - the plain histogram's batch record on its portable path (Miri runs no vector path),
+#     at every length around its chunks, against the per-value record.
 # Needs nightly; installs miri and rust-src for it when missing; skips loudly without nightly.
 # A separate target dir keeps Miri's builds from invalidating the normal ones.
 set -euo pipefail
@@ -29,4 +31,6 @@ MIRIFLAGS="$flags -Zmiri-many-seeds=0..8" cargo +nightly miri test -p picollo --
 MIRIFLAGS="$flags" cargo +nightly miri test -p picollo --lib -- concurrent::dynamic float::histogram \
     float::octaves::tests::carries float::octaves::tests::chunks float::octaves::tests::rounding \
     float::octaves::tests::subnormals --skip the_record_functions_for_lzcnt_and_bmi2
+MIRIFLAGS="$flags" cargo +nightly miri test -p picollo --test batch_record -- \
+    the_plain_histograms_batch_small
 echo "miri.sh: OK"

@@ -15,6 +15,7 @@ use crate::Shape;
 
 /// Values whose offsets one pass computes before they are counted (a stack buffer of
 /// `CHUNK` offsets: 2 KiB).
+#[cfg(picollo_concurrent)]
 pub(crate) const CHUNK: usize = 256;
 
 /// How a batch record computes its offsets: one value at a time, or a vector at a time
@@ -114,6 +115,8 @@ pub(crate) struct Offsets {
     scale: u32,
     /// The shape's first logical index.
     first: u64,
+    /// The shape's length: an offset at or above it is a value outside.
+    len: u64,
     /// The portable path's index: the layout and the logarithm the shape's own records
     /// take (`lzcnt` where the shape chose it), so that it costs what `record` costs.
     layout: crate::Layout,
@@ -127,6 +130,7 @@ impl Offsets {
             fine: layout.fine(),
             scale: layout.block_scale(),
             first: shape.first_index() as u64,
+            len: shape.len() as u64,
             layout,
             log2: shape.log2(),
         }
@@ -139,28 +143,177 @@ impl Offsets {
     }
 
     /// `out[i]` = the storage offset of `values[i]` ([`crate::Shape::slot`]'s), on `path`
-    /// where this CPU runs it (else the portable path). `out` is as long as `values`.
-    pub(crate) fn fill(&self, path: BatchPath, values: &[u64], out: &mut [u64]) {
+    /// where this CPU runs it (else the portable path), and the values' [`Fold`]. `out` is
+    /// as long as `values`.
+    #[cfg(picollo_concurrent)]
+    pub(crate) fn fill(&self, path: BatchPath, values: &[u64], out: &mut [u64]) -> Fold {
         debug_assert_eq!(values.len(), out.len());
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if path != BatchPath::Portable && path.available() {
             return x86::fill(self, path, values, out);
         }
         let _ = path;
-        self.fill_portable(values, out);
+        self.fill_portable(values, out)
+    }
+
+    /// The offsets of `values` on `path` where this CPU runs it (else the portable path),
+    /// given to `sink` as [`pipeline`] gives them.
+    pub(crate) fn pipeline<S: Sink>(&self, path: BatchPath, values: &[u64], sink: &mut S) {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if path != BatchPath::Portable && path.available() {
+            return x86::pipeline(self, path, values, sink);
+        }
+        let _ = path;
+        pipeline(self, &mut self.portable(), values, sink);
+    }
+
+    /// The portable path as a [`Kernel`].
+    pub(crate) fn portable(&self) -> Portable<'_> {
+        Portable {
+            offsets: self,
+            fold: Fold::NONE,
+        }
     }
 
     /// One value at a time, as the shape's record computes it.
-    pub(crate) fn fill_portable(&self, values: &[u64], out: &mut [u64]) {
+    pub(crate) fn fill_portable(&self, values: &[u64], out: &mut [u64]) -> Fold {
+        let mut fold = Fold::NONE;
         for (o, &v) in out.iter_mut().zip(values) {
             *o = self.one(v);
+            fold.note(v, *o < self.len);
         }
+        fold
     }
 
     /// The offset of one value, as [`crate::Shape::slot`] computes it.
     #[inline(always)]
     pub(crate) fn one(&self, v: u64) -> u64 {
         (self.layout.fast_index(v, self.log2) as u64).wrapping_sub(self.first)
+    }
+}
+
+/// What a mode does with the offsets of a batch: [`pipeline`] gives it each chunk's fold,
+/// then that chunk's values and offsets, a part at a time.
+pub(crate) trait Sink {
+    /// The fold of the chunk whose values come next.
+    fn fold(&mut self, fold: &Fold);
+    /// Counts `values` at `offsets` (as long).
+    fn add(&mut self, values: &[u64], offsets: &[u64]);
+}
+
+/// A path's offsets, [`PART`] values (or any multiple of its vector) at a time, their fold
+/// kept until taken.
+pub(crate) trait Kernel {
+    /// `out[i]` = the offset of `values[i]` (as long; a multiple of the path's lanes).
+    fn part(&mut self, values: &[u64], out: &mut [u64]);
+    /// The fold of the values since the last take.
+    fn take(&mut self) -> Fold;
+}
+
+/// The values a pipeline's kernel computes between two adds of the chunk before.
+pub(crate) const PART: usize = 8;
+/// The pipeline's chunk (two buffers of it: 2 KiB).
+const PIPE: usize = 128;
+
+/// The portable path as a [`Kernel`]: one value at a time.
+pub(crate) struct Portable<'a> {
+    offsets: &'a Offsets,
+    fold: Fold,
+}
+
+impl Kernel for Portable<'_> {
+    #[inline(always)]
+    fn part(&mut self, values: &[u64], out: &mut [u64]) {
+        let fold = self.offsets.fill_portable(values, out);
+        self.fold = self.fold.and(fold);
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Fold {
+        core::mem::replace(&mut self.fold, Fold::NONE)
+    }
+}
+
+/// A chunk's offsets: its whole parts with `kernel`, the rest the portable way.
+#[inline(always)]
+fn fill_chunk<K: Kernel>(o: &Offsets, kernel: &mut K, values: &[u64], out: &mut [u64]) -> Fold {
+    let whole = values.len() / PART * PART;
+    kernel.part(&values[..whole], &mut out[..whole]);
+    let tail = o.fill_portable(&values[whole..], &mut out[whole..]);
+    kernel.take().and(tail)
+}
+
+/// The offsets of `values` with `kernel`, given to `sink` a chunk at a time, pipelined: the
+/// next chunk's offsets are computed a part at a time between the adds of the chunk
+/// before, so that the kernel's vector work overlaps the adds' cache misses (one pass of
+/// offsets, then one of adds, leaves each waiting on the other).
+#[inline(always)]
+pub(crate) fn pipeline<K: Kernel, S: Sink>(
+    o: &Offsets,
+    kernel: &mut K,
+    values: &[u64],
+    sink: &mut S,
+) {
+    let (mut a, mut b) = ([0u64; PIPE], [0u64; PIPE]);
+    let mut chunks = values.chunks(PIPE);
+    let Some(mut prev) = chunks.next() else {
+        return;
+    };
+    let mut fold = fill_chunk(o, kernel, prev, &mut a[..prev.len()]);
+    let (mut done, mut next) = (&mut a, &mut b);
+    // Every chunk but the last is `PIPE` long: `prev` and `done` here are.
+    for chunk in chunks {
+        sink.fold(&fold);
+        let whole = chunk.len() / PART * PART;
+        let (out, out_tail) = next[..chunk.len()].split_at_mut(whole);
+        let parts = chunk[..whole]
+            .chunks_exact(PART)
+            .zip(out.chunks_exact_mut(PART));
+        let before = prev.chunks_exact(PART).zip(done.chunks_exact(PART));
+        for ((v, out), (pv, po)) in parts.zip(before) {
+            kernel.part(v, out);
+            sink.add(pv, po);
+        }
+        sink.add(&prev[whole..], &done[whole..prev.len()]);
+        fold = kernel
+            .take()
+            .and(o.fill_portable(&chunk[whole..], out_tail));
+        core::mem::swap(&mut done, &mut next);
+        prev = chunk;
+    }
+    sink.fold(&fold);
+    sink.add(prev, &done[..prev.len()]);
+}
+
+/// What a chunk's offsets say of its values: the least and the greatest of those inside the
+/// shape (an offset under `len()`; `lo > hi` where none is), the exact extremes' update.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fold {
+    pub(crate) lo: u64,
+    pub(crate) hi: u64,
+}
+
+impl Fold {
+    /// No value yet.
+    pub(crate) const NONE: Fold = Fold {
+        lo: u64::MAX,
+        hi: 0,
+    };
+
+    /// `v` counted: inside the shape or outside it.
+    #[inline(always)]
+    pub(crate) fn note(&mut self, v: u64, inside: bool) {
+        if inside {
+            (self.lo, self.hi) = (self.lo.min(v), self.hi.max(v));
+        }
+    }
+
+    /// The fold of two parts of one chunk.
+    pub(crate) fn and(self, other: Fold) -> Fold {
+        Fold {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use core::marker::PhantomData;
 
-use crate::batch::{BatchPath, Offsets, CHUNK};
+use crate::batch::{BatchPath, Offsets};
 use crate::config::{Config, ConfigError, ValueSelection};
 use crate::counter::{Counter, Counts};
 use crate::layout::Layout;
@@ -145,41 +145,18 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// [`Histogram::record_many`] on `path` (the portable one where this CPU lacks it).
     pub fn record_many_on(&mut self, path: BatchPath, values: &[u64]) {
         let offsets = Offsets::new(&self.shape);
-        let mut buf = [0u64; CHUNK];
-        for chunk in values.chunks(CHUNK) {
-            let out = &mut buf[..chunk.len()];
-            offsets.fill(path, chunk, out);
-            self.count_offsets(chunk, out);
+        let mut adds = Adds::<C, EXACT> {
+            counts: self.counts.as_mut(),
+            shape: self.shape,
+            outside: [0; 3],
+            extremes: Extremes::NONE,
+        };
+        offsets.pipeline(path, values, &mut adds);
+        let (outside, extremes) = (adds.outside, adds.extremes);
+        for (total, n) in self.outside.iter_mut().zip(outside) {
+            *total = total.saturating_add(n);
         }
-    }
-
-    /// One add for each value at its offset, as `record` adds; the outside counts, the
-    /// saturated ones and the extremes folded over the chunk and added once.
-    #[inline(always)]
-    fn count_offsets(&mut self, values: &[u64], offsets: &[u64]) {
-        let shape = self.shape;
-        let counts = self.counts.as_mut();
-        let len = counts.len() as u64;
-        let (mut lo, mut hi, mut outside) = (u64::MAX, 0, [0u64; 3]);
-        for (&v, &o) in values.iter().zip(offsets) {
-            match counts.get_mut(o as usize).filter(|_| o < len) {
-                Some(c) => {
-                    if EXACT {
-                        (lo, hi) = (lo.min(v), hi.max(v));
-                    }
-                    *c = c.increment();
-                    if *c == C::ZERO {
-                        *c = C::MAX;
-                        outside[SAT] += 1;
-                    }
-                }
-                None => outside[shape.outside_kind(v)] += 1,
-            }
-        }
-        for (k, n) in outside.into_iter().enumerate() {
-            self.outside[k] = self.outside[k].saturating_add(n);
-        }
-        if EXACT && lo <= hi {
+        if let Some((lo, hi)) = extremes.get() {
             self.extremes.note(lo);
             self.extremes.note(hi);
         }
@@ -626,6 +603,46 @@ fn counted_lowest_values<C: Counter>(view: &View<'_, C>) -> Option<(u64, u64)> {
         view.shape.bucket(first).lower,
         view.shape.bucket(last).lower,
     ))
+}
+
+/// A batch record's adds into a histogram's counts ([`Histogram::record_many_on`]): the
+/// outside and saturated counts and the extremes (from each chunk's fold) kept here until
+/// the end, so that the adds' loop holds the storage in registers.
+struct Adds<'a, C: Counter, const EXACT: bool> {
+    counts: &'a mut [C],
+    shape: Shape,
+    outside: [u64; 3],
+    extremes: Extremes,
+}
+
+impl<C: Counter, const EXACT: bool> crate::batch::Sink for Adds<'_, C, EXACT> {
+    #[inline(always)]
+    fn fold(&mut self, fold: &crate::batch::Fold) {
+        if EXACT && fold.lo <= fold.hi {
+            self.extremes.note(fold.lo);
+            self.extremes.note(fold.hi);
+        }
+    }
+
+    /// One add for each value at its offset, as `record` adds, or an outside count (the
+    /// offset compared whole: `usize` may be narrower). The chunk's fold is not asked
+    /// whether every value is inside: a loop of its own for that case measured no faster.
+    #[inline(always)]
+    fn add(&mut self, values: &[u64], offsets: &[u64]) {
+        let len = self.counts.len() as u64;
+        for (&v, &o) in values.iter().zip(offsets) {
+            match self.counts.get_mut(o as usize).filter(|_| o < len) {
+                Some(c) => {
+                    *c = c.increment();
+                    if *c == C::ZERO {
+                        *c = C::MAX;
+                        self.outside[SAT] += 1;
+                    }
+                }
+                None => self.outside[self.shape.outside_kind(v)] += 1,
+            }
+        }
+    }
 }
 
 #[cfg(test)]

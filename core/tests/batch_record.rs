@@ -374,3 +374,54 @@ fn the_environment_variable_forces_a_path() {
         );
     }
 }
+
+/// The plain histogram's batch at lengths around its chunks and vectors (empty, shorter
+/// than a vector, a chunk ± 1, many chunks with a ragged tail), values all inside and
+/// mixed, `u64` counters without extremes kept and `u32` with: each as its own record.
+fn at_every_length(config: Config, rng: &mut SplitMix64) {
+    const LENGTHS: [usize; 10] = [0, 1, 7, 8, 9, 127, 128, 129, 385, 1_001];
+    let mixed = values(rng, &config, 1_001);
+    let (min, max) = (config.min_trackable(), config.max_trackable());
+    let inside: Vec<u64> = (0..1_001)
+        .map(|_| min + rng.below((max - min).max(1)))
+        .collect();
+    for vs in [&mixed, &inside] {
+        for n in LENGTHS {
+            let vs = &vs[..n];
+            let mut want = config.build::<u64>().unwrap();
+            let mut exact = config.build::<u32>().unwrap().with_exact_extremes();
+            vs.iter().for_each(|&v| want.record(v));
+            vs.iter().for_each(|&v| exact.record(v));
+            for path in paths() {
+                let why = format!("{config:?} {path:?} {n}");
+                let mut got = config.build::<u64>().unwrap();
+                got.record_many_on(path, vs);
+                assert_eq!(got.counts(), want.counts(), "{why}");
+                assert_eq!(got.underflow_count(), want.underflow_count(), "{why}");
+                assert_eq!(got.overflow_count(), want.overflow_count(), "{why}");
+                let mut got = config.build::<u32>().unwrap().with_exact_extremes();
+                got.record_many_on(path, vs);
+                assert_eq!(got.counts(), exact.counts(), "{why}");
+                assert_eq!(got.exact_extremes(), exact.exact_extremes(), "{why}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_plain_histograms_batch_at_every_length() {
+    let mut rng = SplitMix64(0x1E_6715);
+    for _ in 0..8 {
+        at_every_length(layout(&mut rng), &mut rng);
+    }
+}
+
+/// [`at_every_length`] on one small layout (a few hundred buckets): the portable path's
+/// case that scripts/miri.sh runs under Miri (where no vector path is available).
+#[test]
+fn the_plain_histograms_batch_small() {
+    let config = Config::new()
+        .with_relative_error(0.05)
+        .with_range(3, 1 << 30);
+    at_every_length(config, &mut SplitMix64(0x5_3A11));
+}

@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 #[cfg(picollo_float)]
 use super::Gates;
-use super::{BatchPath, Offsets};
+use super::{BatchPath, Fold, Kernel, Offsets, Sink};
 
 /// Whether this CPU runs `path` (a vector path).
 pub(super) fn available(path: BatchPath) -> bool {
@@ -48,8 +48,10 @@ extern crate std;
 
 /// A value slice and its output cut where the last whole vector of `path`'s lanes ends
 /// (8 for AVX-512, else 4): the body goes the vector way, the tail the portable way.
+#[cfg(picollo_concurrent)]
 type Cut<'a, T> = ((&'a [T], &'a mut [u64]), (&'a [T], &'a mut [u64]));
 
+#[cfg(picollo_concurrent)]
 fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a, T> {
     let lanes = match path {
         BatchPath::Avx512 => 8,
@@ -61,11 +63,12 @@ fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a,
     ((body, out_body), (tail, out_tail))
 }
 
-/// The offsets of `values` into `out` on `path`, which this CPU runs; the tail shorter
-/// than a vector goes the portable way.
-pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) {
+#[cfg(picollo_concurrent)]
+/// The offsets of `values` into `out` on `path`, which this CPU runs, and their fold; the
+/// tail shorter than a vector goes the portable way.
+pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) -> Fold {
     let ((body, out_body), (tail, out_tail)) = split(path, values, out);
-    match path {
+    let fold = match path {
         // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
         // as each other, and the function reads and writes within them.
         BatchPath::Avx2 => unsafe { fill_avx2(o, body, out_body) },
@@ -73,66 +76,255 @@ pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]
         // SAFETY: the caller found AVX-512F and CD on this CPU (`available`); as above.
         BatchPath::Avx512 => unsafe { fill_avx512(o, body, out_body) },
         _ => o.fill_portable(body, out_body),
-    }
-    o.fill_portable(tail, out_tail);
+    };
+    fold.and(o.fill_portable(tail, out_tail))
 }
 
-/// Four values a vector. `⌊log2 x⌋` of `x = v | fine` (never 0) from a double's exponent:
-/// the 32-bit half holding `x`'s highest bit (the high half when it is not zero, else the
-/// low) is made a double exactly (its bits under 2^52's, less 2^52), whose exponent is
-/// that bit's position; the high half adds 32.
+/// The offsets of `values` on `path`, which this CPU runs, given to `sink` a chunk at a
+/// time ([`super::pipeline`]); the tail shorter than a vector goes the portable way.
+pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], sink: &mut S) {
+    match path {
+        // SAFETY: the caller found AVX2 on this CPU (`available`).
+        BatchPath::Avx2 => unsafe { pipeline_avx2(o, values, sink) },
+        #[cfg(picollo_avx512)]
+        // SAFETY: the caller found AVX-512F and CD on this CPU (`available`).
+        BatchPath::Avx512 => unsafe { pipeline_avx512(o, values, sink) },
+        _ => super::pipeline(o, &mut o.portable(), values, sink),
+    }
+}
+
+/// [`super::pipeline`] with [`Avx2`]'s offsets, inlined where AVX2 is on.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn pipeline_avx2<S: Sink>(o: &Offsets, values: &[u64], sink: &mut S) {
+    // SAFETY: the CPU has AVX2 (this function's contract).
+    let mut kernel = unsafe { Avx2::new(o) };
+    super::pipeline(o, &mut kernel, values, sink);
+}
+
+/// [`super::pipeline`] with [`Avx512`]'s offsets, inlined where AVX-512 is on.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512CD.
+#[cfg(picollo_avx512)]
+#[allow(clippy::incompatible_msrv)]
+#[target_feature(enable = "avx512f,avx512cd")]
+unsafe fn pipeline_avx512<S: Sink>(o: &Offsets, values: &[u64], sink: &mut S) {
+    // SAFETY: the CPU has AVX-512F and CD (this function's contract).
+    let mut kernel = unsafe { Avx512::new(o) };
+    super::pipeline(o, &mut kernel, values, sink);
+}
+
+#[cfg(picollo_concurrent)]
+/// A chunk's offsets with a kernel (`values.len()` a multiple of its lanes), and their fold.
+#[inline(always)]
+fn fill_with<K: Kernel>(kernel: &mut K, values: &[u64], out: &mut [u64]) -> Fold {
+    kernel.part(values, out);
+    kernel.take()
+}
+
+/// Four values a vector with AVX2. `⌊log2 x⌋` of `x = v | fine` (never 0) from a double's
+/// exponent: the 32-bit half holding `x`'s highest bit (the high half when it is not zero,
+/// else the low) is made a double exactly (its bits under 2^52's, less 2^52), whose
+/// exponent is that bit's position; the high half adds 32. The fold's unsigned compares are
+/// signed ones of the values with their top bit flipped. Made only where the CPU has AVX2.
+#[derive(Clone, Copy)]
+struct Avx2 {
+    fine: __m256i,
+    bias: __m256i,
+    first: __m256i,
+    scale: __m128i,
+    len: __m256i,
+    lo: __m256i,
+    hi: __m256i,
+}
+
+impl Avx2 {
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn new(o: &Offsets) -> Avx2 {
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        unsafe {
+            Avx2 {
+                fine: _mm256_set1_epi64x(o.fine as i64),
+                // 1023 for the exponent's bias, plus the block scale: what the exponent
+                // less is `step`.
+                bias: _mm256_set1_epi64x(1023 + i64::from(o.scale)),
+                first: _mm256_set1_epi64x(o.first as i64),
+                scale: _mm_set_epi64x(0, i64::from(o.scale)),
+                len: _mm256_set1_epi64x((o.len ^ (1 << 63)) as i64),
+                lo: _mm256_set1_epi64x(i64::MAX),
+                hi: _mm256_set1_epi64x(i64::MIN),
+            }
+        }
+    }
+
+    /// The offsets of four values, folded in.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 (a kernel is made only there).
+    #[inline(always)]
+    unsafe fn four(&mut self, v: __m256i) -> __m256i {
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        unsafe {
+            let top_bit = _mm256_set1_epi64x(i64::MIN);
+            let x = _mm256_or_si256(v, self.fine);
+            let high = _mm256_srli_epi64::<32>(x);
+            let high_zero = _mm256_cmpeq_epi64(high, _mm256_setzero_si256());
+            let low = _mm256_and_si256(x, _mm256_set1_epi64x(0xFFFF_FFFF));
+            let half = _mm256_blendv_epi8(high, low, high_zero);
+            let magic = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+            let two52 = _mm256_set1_pd(4_503_599_627_370_496.0);
+            let d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(half, magic)), two52);
+            let exponent = _mm256_srli_epi64::<52>(_mm256_castpd_si256(d));
+            let above = _mm256_andnot_si256(high_zero, _mm256_set1_epi64x(32));
+            let step = _mm256_sub_epi64(_mm256_add_epi64(exponent, above), self.bias);
+            let shifted = _mm256_srlv_epi64(v, step);
+            let index = _mm256_add_epi64(_mm256_sll_epi64(step, self.scale), shifted);
+            let offset = _mm256_sub_epi64(index, self.first);
+            let inside = _mm256_cmpgt_epi64(self.len, _mm256_xor_si256(offset, top_bit));
+            let flipped = _mm256_xor_si256(v, top_bit);
+            let below = _mm256_and_si256(inside, _mm256_cmpgt_epi64(self.lo, flipped));
+            let above = _mm256_and_si256(inside, _mm256_cmpgt_epi64(flipped, self.hi));
+            self.lo = _mm256_blendv_epi8(self.lo, flipped, below);
+            self.hi = _mm256_blendv_epi8(self.hi, flipped, above);
+            offset
+        }
+    }
+}
+
+impl Kernel for Avx2 {
+    #[inline(always)]
+    fn part(&mut self, values: &[u64], out: &mut [u64]) {
+        for (v4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
+            // SAFETY: a kernel is made only where the CPU has AVX2 (`new`); `v4` holds 4
+            // readable `u64`s and `o4` 4 writable ones (unaligned load and store).
+            unsafe {
+                let offset = self.four(_mm256_loadu_si256(v4.as_ptr().cast()));
+                _mm256_storeu_si256(o4.as_mut_ptr().cast(), offset);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Fold {
+        let (mut los, mut his) = ([0i64; 4], [0i64; 4]);
+        // SAFETY: each array holds 4 writable 64-bit words (unaligned stores); the CPU has
+        // AVX2 (`new`).
+        unsafe {
+            _mm256_storeu_si256(los.as_mut_ptr().cast(), self.lo);
+            _mm256_storeu_si256(his.as_mut_ptr().cast(), self.hi);
+            self.lo = _mm256_set1_epi64x(i64::MAX);
+            self.hi = _mm256_set1_epi64x(i64::MIN);
+        }
+        let unflip = |x: i64| (x as u64) ^ (1 << 63);
+        Fold {
+            lo: los.into_iter().map(unflip).min().unwrap_or(u64::MAX),
+            hi: his.into_iter().map(unflip).max().unwrap_or(0),
+        }
+    }
+}
+
+#[cfg(picollo_concurrent)]
+/// Four values a vector: [`Avx2`].
 ///
 /// # Safety
 /// The CPU has AVX2; `out` is as long as `values`, a multiple of 4.
 #[target_feature(enable = "avx2")]
-unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) {
-    let fine = _mm256_set1_epi64x(o.fine as i64);
-    let low_half = _mm256_set1_epi64x(0xFFFF_FFFF);
-    let magic = _mm256_set1_epi64x(0x4330_0000_0000_0000);
-    let two52 = _mm256_set1_pd(4_503_599_627_370_496.0);
-    // 1023 for the exponent's bias, plus the block scale: what the exponent less is `step`.
-    let bias = _mm256_set1_epi64x(1023 + i64::from(o.scale));
-    let thirty_two = _mm256_set1_epi64x(32);
-    let first = _mm256_set1_epi64x(o.first as i64);
-    let scale = _mm_set_epi64x(0, i64::from(o.scale));
-    for (v4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
-        // SAFETY: `v4` holds 4 readable `u64`s (unaligned load).
-        let v = unsafe { _mm256_loadu_si256(v4.as_ptr().cast()) };
-        let x = _mm256_or_si256(v, fine);
-        let high = _mm256_srli_epi64::<32>(x);
-        let high_zero = _mm256_cmpeq_epi64(high, _mm256_setzero_si256());
-        let half = _mm256_blendv_epi8(high, _mm256_and_si256(x, low_half), high_zero);
-        let d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(half, magic)), two52);
-        let exponent = _mm256_srli_epi64::<52>(_mm256_castpd_si256(d));
-        let above = _mm256_andnot_si256(high_zero, thirty_two);
-        let step = _mm256_sub_epi64(_mm256_add_epi64(exponent, above), bias);
-        let index = _mm256_add_epi64(_mm256_sll_epi64(step, scale), _mm256_srlv_epi64(v, step));
-        // SAFETY: `o4` holds 4 writable `u64`s (unaligned store).
-        unsafe { _mm256_storeu_si256(o4.as_mut_ptr().cast(), _mm256_sub_epi64(index, first)) };
+unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
+    // SAFETY: the CPU has AVX2 (this function's contract).
+    fill_with(&mut unsafe { Avx2::new(o) }, values, out)
+}
+
+/// Eight values a vector with AVX-512, the logarithm `63 − lzcnt(x)`; the fold with masked
+/// unsigned minimum and maximum. Made only where the CPU has AVX-512F and AVX-512CD.
+// Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
+#[cfg(picollo_avx512)]
+#[derive(Clone, Copy)]
+struct Avx512 {
+    fine: __m512i,
+    top: __m512i,
+    first: __m512i,
+    scale: __m128i,
+    len: __m512i,
+    lo: __m512i,
+    hi: __m512i,
+}
+
+#[cfg(picollo_avx512)]
+#[allow(clippy::incompatible_msrv)]
+impl Avx512 {
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512CD.
+    #[inline(always)]
+    unsafe fn new(o: &Offsets) -> Avx512 {
+        // SAFETY: the CPU has AVX-512F (this function's contract).
+        unsafe {
+            Avx512 {
+                fine: _mm512_set1_epi64(o.fine as i64),
+                top: _mm512_set1_epi64(63 - i64::from(o.scale)),
+                first: _mm512_set1_epi64(o.first as i64),
+                scale: _mm_set_epi64x(0, i64::from(o.scale)),
+                len: _mm512_set1_epi64(o.len as i64),
+                lo: _mm512_set1_epi64(-1),
+                hi: _mm512_setzero_si512(),
+            }
+        }
     }
 }
 
-/// Eight values a vector, the logarithm `63 − lzcnt(x)`.
+#[cfg(picollo_avx512)]
+#[allow(clippy::incompatible_msrv)]
+impl Kernel for Avx512 {
+    #[inline(always)]
+    fn part(&mut self, values: &[u64], out: &mut [u64]) {
+        for (v8, o8) in values.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
+            // SAFETY: a kernel is made only where the CPU has AVX-512F and CD (`new`); `v8`
+            // holds 8 readable `u64`s and `o8` 8 writable ones (unaligned load and store).
+            unsafe {
+                let v = _mm512_loadu_si512(v8.as_ptr().cast());
+                let x = _mm512_or_si512(v, self.fine);
+                let step = _mm512_sub_epi64(self.top, _mm512_lzcnt_epi64(x));
+                let shifted = _mm512_srlv_epi64(v, step);
+                let index = _mm512_add_epi64(_mm512_sll_epi64(step, self.scale), shifted);
+                let offset = _mm512_sub_epi64(index, self.first);
+                let inside = _mm512_cmplt_epu64_mask(offset, self.len);
+                self.lo = _mm512_mask_min_epu64(self.lo, inside, self.lo, v);
+                self.hi = _mm512_mask_max_epu64(self.hi, inside, self.hi, v);
+                _mm512_storeu_si512(o8.as_mut_ptr().cast(), offset);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Fold {
+        // SAFETY: a kernel is made only where the CPU has AVX-512F (`new`).
+        unsafe {
+            let fold = Fold {
+                lo: _mm512_reduce_min_epu64(self.lo),
+                hi: _mm512_reduce_max_epu64(self.hi),
+            };
+            self.lo = _mm512_set1_epi64(-1);
+            self.hi = _mm512_setzero_si512();
+            fold
+        }
+    }
+}
+
+#[cfg(picollo_concurrent)]
+/// Eight values a vector: [`Avx512`].
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512CD; `out` is as long as `values`, a multiple of 8.
-// Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
 #[cfg(picollo_avx512)]
 #[allow(clippy::incompatible_msrv)]
 #[target_feature(enable = "avx512f,avx512cd")]
-unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) {
-    let fine = _mm512_set1_epi64(o.fine as i64);
-    let top = _mm512_set1_epi64(63 - i64::from(o.scale));
-    let first = _mm512_set1_epi64(o.first as i64);
-    let scale = _mm_set_epi64x(0, i64::from(o.scale));
-    for (v8, o8) in values.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
-        // SAFETY: `v8` holds 8 readable `u64`s (unaligned load).
-        let v = unsafe { _mm512_loadu_si512(v8.as_ptr().cast()) };
-        let step = _mm512_sub_epi64(top, _mm512_lzcnt_epi64(_mm512_or_si512(v, fine)));
-        let index = _mm512_add_epi64(_mm512_sll_epi64(step, scale), _mm512_srlv_epi64(v, step));
-        // SAFETY: `o8` holds 8 writable `u64`s (unaligned store).
-        unsafe { _mm512_storeu_si512(o8.as_mut_ptr().cast(), _mm512_sub_epi64(index, first)) };
-    }
+unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
+    // SAFETY: the CPU has AVX-512F and CD (this function's contract).
+    fill_with(&mut unsafe { Avx512::new(o) }, values, out)
 }
 
 /// The gates of `values` into `out` on `path`, which this CPU runs (see [`Gates::fill`]).

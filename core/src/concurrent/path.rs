@@ -159,7 +159,7 @@ pub trait ModePath: Shaped + Send + Sync + core::fmt::Debug {
         let mut buf = [0u64; CHUNK];
         for chunk in values.chunks(CHUNK) {
             let out = &mut buf[..chunk.len()];
-            offsets.fill(path, chunk, out);
+            let _ = offsets.fill(path, chunk, out);
             for (&v, &o) in chunk.iter().zip(out.iter()) {
                 let offset = o as usize;
                 let slot = Slot {
