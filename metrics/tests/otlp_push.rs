@@ -222,7 +222,7 @@ fn check_doubles(metric: &[u8]) {
     let (_, high) =
         picollo::otlp::bucket_bounds(positive.0 + positive.1.len() as i32 - 1, want.scale);
     assert!(
-        high >= 1000.0 && high < 1000.0 * 1.03,
+        (1000.0..1000.0 * 1.03).contains(&high),
         "the top bucket holds 1000: {high}"
     );
     assert!(
