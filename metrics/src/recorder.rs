@@ -110,6 +110,16 @@ impl PicolloHandle {
         expose::protobuf(&self.families())
     }
 
+    /// Forget every series and its counts, as `metrics-util`'s registry `clear` does: the
+    /// next scrape shows none until the `metrics` macros record again (each use registers,
+    /// so they start new series from 0). A handle kept from before (`let h =
+    /// histogram!(…)`) records into a series no scrape reads any more: take a new one.
+    /// Layouts, descriptions and conflicts stay. Safe during records and scrapes: a scrape
+    /// sees each series whole, before or after the clear.
+    pub fn clear(&self) {
+        self.registry.clear();
+    }
+
     /// The conflicts seen so far, each once, in the order they arose.
     pub fn conflicts(&self) -> Vec<Conflict> {
         self.registry.conflicts()
