@@ -291,6 +291,10 @@ fn a_push_carries_every_histogram_counter_and_gauge() {
         assert!(head.starts_with("POST /v1/metrics HTTP/1.1\r\n"), "{head}");
         assert!(head.contains("\r\nContent-Type: application/x-protobuf\r\n"));
         assert!(head.contains("\r\nx-api-key: k1\r\n"));
+        // For a reader of another make (opentelemetry-proto, say): the body as sent.
+        if let Some(path) = std::env::var_os("PICOLLO_OTLP_CAPTURE") {
+            std::fs::write(path, &body).unwrap();
+        }
         let metrics = metrics_by_name(&body);
         let names: Vec<&str> = metrics.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
