@@ -48,17 +48,23 @@ impl OtlpPush {
             .strip_prefix("http://")
             .ok_or_else(|| bad("only http:// endpoints are pushed to (no TLS)"))?;
         let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-        let (host, port) = match authority.rsplit_once(':') {
-            Some((h, p)) if !h.ends_with(']') || h.starts_with('[') => {
-                (h, p.parse().map_err(|_| bad("the port is not a number"))?)
-            }
-            _ => (authority, 80),
+        // An IPv6 address is bracketed (`[::1]:4318`); the port follows the host's end.
+        let host_end = match authority.strip_prefix('[') {
+            Some(v6) => v6.find(']').map_or(authority.len(), |k| k + 2),
+            None => authority.find(':').unwrap_or(authority.len()),
         };
+        let (host, port) = authority.split_at(host_end);
+        let port = match port.strip_prefix(':') {
+            Some(p) => p.parse().map_err(|_| bad("the port is not a number"))?,
+            None if port.is_empty() => 80,
+            None => return Err(bad("the host is not followed by a port")),
+        };
+        let host = host.trim_start_matches('[').trim_end_matches(']');
         if host.is_empty() || path.chars().any(|c| c.is_ascii_control() || c == ' ') {
             return Err(bad("no host, or a path with spaces or control characters"));
         }
         Ok(OtlpPush {
-            host: host.trim_start_matches('[').trim_end_matches(']').into(),
+            host: host.into(),
             port,
             path: if path.is_empty() {
                 "/".into()
@@ -162,7 +168,7 @@ fn post(to: &OtlpPush, body: &[u8]) -> io::Result<()> {
     let mut head = format!(
         "POST {} HTTP/1.1\r\nHost: {}:{}\r\nContent-Type: {OTLP_PROTOBUF_CONTENT_TYPE}\r\nContent-Length: {}\r\nConnection: close\r\n",
         to.path,
-        to.host,
+        if to.host.contains(':') { format!("[{}]", to.host) } else { to.host.clone() },
         to.port,
         body.len()
     );
