@@ -1,8 +1,10 @@
 //! The builder: layouts per metric name, the HTTP listener, and installing the recorder.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use crate::layout::{BuildError, Layout, Layouts, Matcher};
+use crate::push::OtlpPush;
 use crate::registry::Registry;
 use crate::{PicolloHandle, PicolloRecorder};
 
@@ -27,6 +29,7 @@ use crate::{PicolloHandle, PicolloRecorder};
 pub struct PicolloBuilder {
     layouts: Layouts,
     listener: Option<SocketAddr>,
+    push: Option<OtlpPush>,
 }
 
 impl PicolloBuilder {
@@ -38,6 +41,24 @@ impl PicolloBuilder {
     /// Answer scrapes at `addr` once installed (HTTP/1.1 on any path).
     pub fn with_http_listener(mut self, addr: impl Into<SocketAddr>) -> Self {
         self.listener = Some(addr.into());
+        self
+    }
+
+    /// Once installed, push the metrics to an OTLP/HTTP endpoint every `interval` (an
+    /// `ExportMetricsServiceRequest` in protobuf, POSTed to `endpoint` as given, e.g.
+    /// `http://localhost:4318/v1/metrics`): histograms as cumulative exponential histograms,
+    /// counters as monotonic sums, gauges as gauges. Plain HTTP only.
+    ///
+    /// # Errors
+    /// [`BuildError::InvalidEndpoint`] ([`OtlpPush::new`]).
+    pub fn with_otlp_push(self, endpoint: &str, interval: Duration) -> Result<Self, BuildError> {
+        Ok(self.with_otlp(OtlpPush::new(endpoint, interval)?))
+    }
+
+    /// [`PicolloBuilder::with_otlp_push`] with the push described in full (headers, the
+    /// service name).
+    pub fn with_otlp(mut self, push: OtlpPush) -> Self {
+        self.push = Some(push);
         self
     }
 
@@ -79,9 +100,12 @@ impl PicolloBuilder {
     /// [`BuildError::Listener`] when the address cannot be bound (nothing is installed
     /// then); [`BuildError::RecorderInstalled`] when a global recorder exists.
     pub fn install(self) -> Result<PicolloHandle, BuildError> {
-        let listener = self.listener;
+        let (listener, push) = (self.listener, self.push.clone());
         let recorder = self.build_recorder();
         let mut handle = recorder.handle();
+        if let Some(push) = push {
+            handle.start_otlp_push(push)?;
+        }
         if let Some(addr) = listener {
             let bound = crate::http::spawn(addr, handle.clone()).map_err(BuildError::Listener)?;
             handle.http_addr = Some(bound);

@@ -197,6 +197,11 @@ pub enum BuildError {
     RecorderInstalled,
     /// The HTTP listener could not bind.
     Listener(std::io::Error),
+    /// An OTLP endpoint that is not `http://HOST[:PORT][/PATH]`, or a header that HTTP
+    /// cannot carry (the reason in words).
+    InvalidEndpoint(String),
+    /// The OTLP push thread could not start.
+    Push(std::io::Error),
 }
 
 impl fmt::Display for BuildError {
@@ -208,6 +213,8 @@ impl fmt::Display for BuildError {
             }
             Self::RecorderInstalled => f.write_str("a global metrics recorder is installed"),
             Self::Listener(e) => write!(f, "HTTP listener: {e}"),
+            Self::InvalidEndpoint(why) => write!(f, "invalid OTLP endpoint: {why}"),
+            Self::Push(e) => write!(f, "OTLP push thread: {e}"),
         }
     }
 }

@@ -28,6 +28,8 @@ mod builder;
 mod expose;
 mod http;
 mod layout;
+mod otlp;
+mod push;
 mod recorder;
 mod registry;
 
@@ -36,5 +38,6 @@ pub use http::{wants_protobuf, OPENMETRICS_CONTENT_TYPE};
 pub use layout::{BuildError, Layout, Matcher};
 pub use picollo::concurrent::Mode;
 pub use picollo::prometheus::PROTOBUF_CONTENT_TYPE;
+pub use push::{OtlpPush, OTLP_PROTOBUF_CONTENT_TYPE};
 pub use recorder::{PicolloHandle, PicolloRecorder};
 pub use registry::Conflict;

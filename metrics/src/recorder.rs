@@ -2,11 +2,14 @@
 
 use std::io;
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit};
 
 use crate::expose;
+use crate::layout::BuildError;
+use crate::push::{OtlpPush, PushState};
 use crate::registry::{Cell, Conflict, FamilyCopy, Kind, Registry};
 
 /// A `metrics` recorder keeping histograms in Picollo, counters and gauges in atomics.
@@ -29,6 +32,7 @@ impl PicolloRecorder {
         PicolloHandle {
             registry: Arc::clone(&self.registry),
             http_addr: None,
+            push: None,
         }
     }
 }
@@ -75,6 +79,7 @@ impl Recorder for PicolloRecorder {
 pub struct PicolloHandle {
     registry: Arc<Registry>,
     pub(crate) http_addr: Option<SocketAddr>,
+    push: Option<Arc<PushState>>,
 }
 
 impl PicolloHandle {
@@ -105,19 +110,82 @@ impl PicolloHandle {
         expose::protobuf(&self.families())
     }
 
+    /// Forget every series and its counts, as `metrics-util`'s registry `clear` does: the
+    /// next scrape shows none until the `metrics` macros record again (each use registers,
+    /// so they start new series from 0). A handle kept from before (`let h =
+    /// histogram!(…)`) records into a series no scrape reads any more: take a new one.
+    /// Layouts, descriptions and conflicts stay. Safe during records and scrapes: a scrape
+    /// sees each series whole, before or after the clear.
+    pub fn clear(&self) {
+        self.registry.clear();
+    }
+
     /// The conflicts seen so far, each once, in the order they arose.
     pub fn conflicts(&self) -> Vec<Conflict> {
         self.registry.conflicts()
     }
 
+    /// Push the metrics to `push`'s OTLP endpoint every interval from a thread of its own,
+    /// for as long as a handle or the recorder is alive; this handle (and its clones made
+    /// afterwards) report the pushes. A push set up earlier on this handle keeps running but
+    /// is no longer reported here.
+    ///
+    /// # Errors
+    /// [`BuildError::Push`] when the thread cannot start.
+    pub fn start_otlp_push(&mut self, push: OtlpPush) -> Result<(), BuildError> {
+        let state = Arc::new(PushState::new(push));
+        crate::push::spawn(Arc::downgrade(&self.registry), Arc::clone(&state))
+            .map_err(BuildError::Push)?;
+        self.push = Some(state);
+        Ok(())
+    }
+
+    /// Push once now, from this thread (a last push before the process ends: the thread's
+    /// pushes stop with it). Counted like the thread's.
+    ///
+    /// # Errors
+    /// When no push was set up ([`io::ErrorKind::NotFound`]), or the endpoint could not be
+    /// reached or did not answer 2xx.
+    pub fn push_now(&self) -> io::Result<()> {
+        let state = (self.push.as_ref())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no OTLP push set up"))?;
+        state.push(&self.families())
+    }
+
+    /// How many OTLP pushes succeeded (0 without a push).
+    pub fn pushes(&self) -> u64 {
+        self.push
+            .as_ref()
+            .map_or(0, |s| s.pushes.load(Ordering::Relaxed))
+    }
+
+    /// How many OTLP pushes failed (unreachable endpoint, an answer other than 2xx).
+    pub fn push_errors(&self) -> u64 {
+        self.push
+            .as_ref()
+            .map_or(0, |s| s.errors.load(Ordering::Relaxed))
+    }
+
+    /// Why the last failed push failed, in words.
+    pub fn last_push_error(&self) -> Option<String> {
+        let state = self.push.as_ref()?;
+        let last = state.last_error.lock().unwrap_or_else(|e| e.into_inner());
+        last.clone()
+    }
+
     /// Every family that can be exposed; the others reported as conflicts.
-    fn families(&self) -> Vec<FamilyCopy> {
-        let mut families = self.registry.copy();
+    pub(crate) fn families(&self) -> Vec<FamilyCopy> {
+        Self::families_of(&self.registry)
+    }
+
+    /// [`PicolloHandle::families`] of a registry.
+    pub(crate) fn families_of(registry: &Registry) -> Vec<FamilyCopy> {
+        let mut families = registry.copy();
         families.retain(|f| match expose::check_family(f) {
             Ok(()) => true,
             Err(_) => {
                 let name = f.name.clone();
-                self.registry.report(Conflict::InvalidName { name });
+                registry.report(Conflict::InvalidName { name });
                 false
             }
         });

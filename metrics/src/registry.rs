@@ -241,6 +241,8 @@ pub(crate) struct Registry {
     pub(crate) layouts: Layouts,
     help: Mutex<HashMap<String, String>>,
     conflicts: Mutex<Vec<Conflict>>,
+    /// How many clears there have been (changed under both locks).
+    clears: AtomicU64,
 }
 
 impl Registry {
@@ -254,15 +256,33 @@ impl Registry {
     /// The cell of `key` as a `want` (a histogram's layout found here), made on first use;
     /// `None` when the name is another kind already (reported as a conflict).
     pub(crate) fn register(&self, key: &Key, want: Kind) -> Option<Cell> {
-        let by_key = self.by_key.read().unwrap_or_else(|e| e.into_inner());
-        if let Some(cell) = by_key.get(key).filter(|c| c.kind_word() == want.word()) {
-            return Some(cell.clone());
+        loop {
+            let by_key = self.by_key.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(cell) = by_key.get(key).filter(|c| c.kind_word() == want.word()) {
+                return Some(cell.clone());
+            }
+            drop(by_key);
+            let clears = self.clears.load(Ordering::Acquire);
+            let cell = self.register_new(key, want)?;
+            let mut by_key = self.by_key.write().unwrap_or_else(|e| e.into_inner());
+            // A clear between the two locks dropped the series just made: make it again, so
+            // that the key never points at a series no scrape reads.
+            if self.clears.load(Ordering::Acquire) == clears {
+                by_key.insert(key.clone(), cell.clone());
+                return Some(cell);
+            }
         }
-        drop(by_key);
-        let cell = self.register_new(key, want)?;
+    }
+
+    /// Forget every series (their counts with them); the `metrics` macros register anew
+    /// on their next use, starting from 0. Handles obtained before keep recording into
+    /// cells no scrape reads. Layouts, descriptions and conflicts stay.
+    pub(crate) fn clear(&self) {
+        let mut families = self.families.write().unwrap_or_else(|e| e.into_inner());
         let mut by_key = self.by_key.write().unwrap_or_else(|e| e.into_inner());
-        by_key.insert(key.clone(), cell.clone());
-        Some(cell)
+        families.clear();
+        by_key.clear();
+        self.clears.fetch_add(1, Ordering::AcqRel);
     }
 
     /// [`Registry::register`] of a key not seen yet: its family and series by exposed

@@ -205,6 +205,9 @@ class Histogram:
         child = self._children.get(tuple(str(v) for v in labelvalues))
         if child is None:
             raise KeyError(f"{self._name} has no series {list(labelvalues)}")
+        return self._buckets(child)
+
+    def _buckets(self, child: _Child) -> Any:
         return prometheus_buckets(child.histogram, **self._classic)
 
     def histograms(self) -> dict[tuple[str, ...], _Picollo]:
@@ -216,8 +219,9 @@ class Histogram:
 
         family = _native_family()(self._name, self._documentation, labels=self._labelnames)
         family.native_body = self.native_body
+        # One copy of the children: a child removed meanwhile is still exposed whole here.
         for key, child in (list(self._children.items()) if with_samples else ()):
-            b = self.exposed_buckets(*key)
+            b = self._buckets(child)
             family.add_metric(list(key), [(floatToGoString(le), c) for le, c in b.buckets],
                               b.sum)
         return family

@@ -5,11 +5,15 @@
 
 mod export;
 mod json;
+#[cfg(picollo_float)]
+mod mixed;
 mod protobuf;
 #[cfg(picollo_float)]
 mod signed;
 #[cfg(picollo_float)]
 pub(crate) use self::export::{OtlpJson, OtlpProtobuf};
+#[cfg(picollo_float)]
+pub use self::mixed::{AnyMetric, MetricData, MixedRequest, Number, NumberPoint, SignedDataPoint};
 pub use self::signed::{ExponentialBuckets, SignedExponentialHistogram};
 
 use alloc::vec::Vec;
