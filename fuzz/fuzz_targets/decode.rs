@@ -22,7 +22,12 @@ fn check_round_trip(d: &hdr::Decoded) {
             let again = hdr::decode(&bytes).expect("our own encoding decodes");
             assert_eq!(again.histogram.total_count(), h.total_count());
             let ours: Vec<_> = h.view().buckets().filter(|b| b.count > 0).collect();
-            let back: Vec<_> = again.histogram.view().buckets().filter(|b| b.count > 0).collect();
+            let back: Vec<_> = again
+                .histogram
+                .view()
+                .buckets()
+                .filter(|b| b.count > 0)
+                .collect();
             assert_eq!(ours.len(), back.len());
             for (a, b) in ours.iter().zip(&back) {
                 assert_eq!((a.lower, a.highest, a.count), (b.lower, b.highest, b.count));
