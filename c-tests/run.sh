@@ -160,9 +160,9 @@ for src in "${abi_sources[@]}"; do
     objects+=("$build/$src.o")
 done
 g++ "${cxxflags[@]}" -c c-tests/test_abi.cpp -o "$build/test_abi_cpp.o"
+shared_link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")
 # The same C++ test under C++20 too: picollo.hpp's std::span overloads.
 g++ "${cxxflags[@]}" -std=c++20 c-tests/test_abi.cpp "${shared_link[@]}" -o "$build/test_abi_cpp20_shared"
-shared_link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")
 gcc -pthread "${objects[@]}" "${shared_link[@]}" -lm -o "$build/test_abi_shared"
 gcc -pthread "${objects[@]}" "$static" "${native_libs[@]}" -o "$build/test_abi_static"
 g++ -pthread "$build/test_abi_cpp.o" "${shared_link[@]}" -o "$build/test_abi_cpp_shared"
