@@ -28,6 +28,7 @@
 //! [`rules::jitter`]).
 #![cfg(target_os = "linux")]
 
+mod calendar;
 mod error;
 pub mod export;
 pub mod flags;

@@ -97,21 +97,7 @@ fn read(path: &str) -> Option<String> {
 
 /// `2026-01-31T12:00:00+00:00` of `seconds` since the Unix epoch (UTC).
 fn utc_date(seconds: u64) -> String {
-    // Days to the civil date (Howard Hinnant's algorithm, from a March-based year).
-    let days = (seconds / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::calendar::civil((seconds / 86_400) as i64);
     let s = seconds % 86_400;
     std::format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}+00:00",

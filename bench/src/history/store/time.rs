@@ -3,6 +3,8 @@
 
 use std::string::String;
 
+use crate::calendar::{civil, days_from_civil};
+
 /// `text` as seconds since the epoch: `YYYY-MM-DD`, or that with `THH:MM:SS` (a space for
 /// the `T`), an optional fraction (dropped) and an optional `Z` or `±HH:MM` offset (none:
 /// UTC); why not, where it is neither.
@@ -86,32 +88,6 @@ fn offset_of(zone: &str) -> Option<i64> {
     let hm = zone[1..].replace(':', "");
     let (h, m) = (digits(hm.get(..2)?)?, digits(hm.get(2..)?)?);
     (hm.len() == 4 && h < 24 && m < 60).then_some(sign * (h * 3600 + m * 60))
-}
-
-/// Days since 1970-01-01 of a date of the proleptic Gregorian calendar: years counted from
-/// March, so that the leap day ends a year, in eras of 400 years (146 097 days).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let year_of_era = y - era * 400;
-    let day_of_year = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
-/// The date of `days` since 1970-01-01: [`days_from_civil`] undone.
-fn civil(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let d = day_of_year - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = year_of_era + era * 400 + (m <= 2) as i64;
-    (y, m, d)
 }
 
 #[cfg(test)]
