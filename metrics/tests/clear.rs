@@ -89,7 +89,9 @@ fn scrape_loop(handle: &PicolloHandle, epoch: &AtomicU64, stop: &AtomicBool) -> 
             continue;
         }
         if before == last_epoch {
-            for (series, &v) in samples.iter().filter(|(s, _)| !s.starts_with("depth")) {
+            // A gauge may fall, and so may the sum of `latency`, whose values have both signs.
+            let monotonic = |s: &&String| !s.starts_with("depth") && !s.starts_with("latency_sum");
+            for (series, &v) in samples.iter().filter(|(s, _)| monotonic(s)) {
                 let was = last.get(series).copied().unwrap_or(0.0);
                 assert!(v >= was, "{series} went from {was} to {v}");
                 compared += 1;
