@@ -1,8 +1,8 @@
 /*
  * suite_sample.c: a C suite as its users write it (PICOLLO_BENCH, PICOLLO_BENCH_MAIN), run
  * by c-tests/suite.sh as a program: its list, a filter, --test, a short measurement, and two
- * builds through --against. Built with -DSLOWER, `spin_200` does twice the work (a slower
- * build); with -DFAILING, a benchmark fails through picollo_suite_fail; with -DPARAMS, a
+ * builds through --against. Built with -DSLOWER, `spin_200` does eight times the work (a
+ * slower build); with -DFAILING, a benchmark fails through picollo_suite_fail; with -DPARAMS, a
  * benchmark of parameters with a throughput (PICOLLO_BENCH_PARAMS, PICOLLO_BENCH_THROUGHPUT).
  */
 #include "picollo_suite.h"
@@ -31,7 +31,7 @@ PICOLLO_BENCH(sum_1000, k) {
 #if defined(MUCH_SLOWER)
 #define SPIN 200000
 #elif defined(SLOWER)
-#define SPIN 400
+#define SPIN 1600
 #else
 #define SPIN 200
 #endif

@@ -1,6 +1,7 @@
 // suite_sample.cpp: a C++ suite as its users write it (picollo::Suite and lambdas), run by
 // c-tests/suite.sh as a program: its list, a filter, --test, a short measurement, two builds
-// through --against. Built with -DSLOWER, "spin 200" does twice the work (a slower build);
+// through --against. Built with -DSLOWER, "spin 200" does eight times the work (a slower
+// build);
 // PICOLLO_SUITE_THROW=1 adds a benchmark that throws, PICOLLO_SUITE_DUPLICATE=1 a second
 // benchmark named "sum 1000", PICOLLO_SUITE_PARAMS=1 a benchmark of parameters with a
 // throughput ("fill/64", "fill/4096": n bytes an operation) and a throughput of "sum 1000".
@@ -13,7 +14,7 @@
 #include <vector>
 
 #ifdef SLOWER
-constexpr uint64_t SPIN = 400;
+constexpr uint64_t SPIN = 1600;
 #else
 constexpr uint64_t SPIN = 200;
 #endif

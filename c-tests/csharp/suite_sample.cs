@@ -1,6 +1,6 @@
 // The sample C# suite c-tests/csharp/suite.sh runs: Sums, three benchmarks (an instance one
 // with a result, a static batch one, one named after its method), as docs/suites.md shows
-// them; compiled with -define:SLOWER, "spin 200" does twice the work (-define:MUCH_SLOWER:
+// them; compiled with -define:SLOWER, "spin 200" does eight times the work (-define:MUCH_SLOWER:
 // 1,000 times). PICOLLO_SUITE_CLASS
 // names another class to run instead: Throwing (a benchmark that throws, one whose
 // constructor throws, one that is fine), Twice (two benchmarks of one name), BadShape (a
@@ -37,7 +37,7 @@ public class Sums
 #if MUCH_SLOWER
         const ulong steps = 200000;
 #elif SLOWER
-        const ulong steps = 400;
+        const ulong steps = 1600;
 #else
         const ulong steps = 200;
 #endif

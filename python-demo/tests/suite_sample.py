@@ -1,7 +1,7 @@
 """The sample pytest suite that test_pytest_plugin.py runs (copied as test_sample.py into a
 folder of its own, twice for --picollo-against): benchmarks through the plugin's fixture,
 one renamed by its marker, one that raises, and a plain test. ``WORK`` scales the spin's
-work (the slower copy doubles it; ``SAMPLE_WORK`` multiplies it); ``SAMPLE_LOG`` names a
+work (the slower copy raises it; ``SAMPLE_WORK`` multiplies it); ``SAMPLE_LOG`` names a
 file that each call of ``counted`` adds a line to; ``SAMPLE_RAISE`` makes ``raises_later``
 raise from its second call on, and ``raises_first`` on its first; ``SAMPLE_FAIL`` makes
 ``test_fails_after`` fail after its benchmark's call."""
