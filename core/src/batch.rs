@@ -142,20 +142,6 @@ impl Offsets {
         self.first as usize
     }
 
-    /// `out[i]` = the storage offset of `values[i]` ([`crate::Shape::slot`]'s), on `path`
-    /// where this CPU runs it (else the portable path), and the values' [`Fold`]. `out` is
-    /// as long as `values`.
-    #[cfg(picollo_concurrent)]
-    pub(crate) fn fill(&self, path: BatchPath, values: &[u64], out: &mut [u64]) -> Fold {
-        debug_assert_eq!(values.len(), out.len());
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if path != BatchPath::Portable && path.available() {
-            return x86::fill(self, path, values, out);
-        }
-        let _ = path;
-        self.fill_portable(values, out)
-    }
-
     /// The offsets of `values` on `path` where this CPU runs it (else the portable path),
     /// given to `sink` as [`pipeline`] gives them.
     pub(crate) fn pipeline<S: Sink>(&self, path: BatchPath, values: &[u64], sink: &mut S) {

@@ -63,23 +63,6 @@ fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a,
     ((body, out_body), (tail, out_tail))
 }
 
-#[cfg(picollo_concurrent)]
-/// The offsets of `values` into `out` on `path`, which this CPU runs, and their fold; the
-/// tail shorter than a vector goes the portable way.
-pub(super) fn fill(o: &Offsets, path: BatchPath, values: &[u64], out: &mut [u64]) -> Fold {
-    let ((body, out_body), (tail, out_tail)) = split(path, values, out);
-    let fold = match path {
-        // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
-        // as each other, and the function reads and writes within them.
-        BatchPath::Avx2 => unsafe { fill_avx2(o, body, out_body) },
-        #[cfg(picollo_avx512)]
-        // SAFETY: the caller found AVX-512F and CD on this CPU (`available`); as above.
-        BatchPath::Avx512 => unsafe { fill_avx512(o, body, out_body) },
-        _ => o.fill_portable(body, out_body),
-    };
-    fold.and(o.fill_portable(tail, out_tail))
-}
-
 /// The offsets of `values` on `path`, which this CPU runs, given to `sink` a chunk at a
 /// time ([`super::pipeline`]); the tail shorter than a vector goes the portable way.
 pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], sink: &mut S) {
@@ -115,14 +98,6 @@ unsafe fn pipeline_avx512<S: Sink>(o: &Offsets, values: &[u64], sink: &mut S) {
     // SAFETY: the CPU has AVX-512F and CD (this function's contract).
     let mut kernel = unsafe { Avx512::new(o) };
     super::pipeline(o, &mut kernel, values, sink);
-}
-
-#[cfg(picollo_concurrent)]
-/// A chunk's offsets with a kernel (`values.len()` a multiple of its lanes), and their fold.
-#[inline(always)]
-fn fill_with<K: Kernel>(kernel: &mut K, values: &[u64], out: &mut [u64]) -> Fold {
-    kernel.part(values, out);
-    kernel.take()
 }
 
 /// Four values a vector with AVX2. `⌊log2 x⌋` of `x = v | fine` (never 0) from a double's
@@ -228,17 +203,6 @@ impl Kernel for Avx2 {
     }
 }
 
-#[cfg(picollo_concurrent)]
-/// Four values a vector: [`Avx2`].
-///
-/// # Safety
-/// The CPU has AVX2; `out` is as long as `values`, a multiple of 4.
-#[target_feature(enable = "avx2")]
-unsafe fn fill_avx2(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
-    // SAFETY: the CPU has AVX2 (this function's contract).
-    fill_with(&mut unsafe { Avx2::new(o) }, values, out)
-}
-
 /// Eight values a vector with AVX-512, the logarithm `63 − lzcnt(x)`; the fold with masked
 /// unsigned minimum and maximum. Made only where the CPU has AVX-512F and AVX-512CD.
 // Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
@@ -312,19 +276,6 @@ impl Kernel for Avx512 {
             fold
         }
     }
-}
-
-#[cfg(picollo_concurrent)]
-/// Eight values a vector: [`Avx512`].
-///
-/// # Safety
-/// The CPU has AVX-512F and AVX-512CD; `out` is as long as `values`, a multiple of 8.
-#[cfg(picollo_avx512)]
-#[allow(clippy::incompatible_msrv)]
-#[target_feature(enable = "avx512f,avx512cd")]
-unsafe fn fill_avx512(o: &Offsets, values: &[u64], out: &mut [u64]) -> Fold {
-    // SAFETY: the CPU has AVX-512F and CD (this function's contract).
-    fill_with(&mut unsafe { Avx512::new(o) }, values, out)
 }
 
 /// The gates of `values` into `out` on `path`, which this CPU runs (see [`Gates::fill`]).

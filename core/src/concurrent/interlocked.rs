@@ -62,14 +62,19 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqMode<C, S> for Interlocked {
     #[inline(always)]
     fn record_slot_in(h: &AtomicHistogram<C, S>, _v: u64, slot: Slot) -> bool {
         match h.counts.cell(slot) {
-            Some(c) => {
-                if increment_atomic::<C>(c) {
-                    h.counts.settle_atomic(c);
-                }
-                true
-            }
+            Some(c) => Self::count_in(h, c),
             None => false,
         }
+    }
+
+    const COUNTS_IN_CELL: bool = true;
+
+    #[inline(always)]
+    fn count_in(h: &AtomicHistogram<C, S>, cell: &C::Atomic) -> bool {
+        if increment_atomic::<C>(cell) {
+            h.counts.settle_atomic(cell);
+        }
+        true
     }
 
     /// Underflow or overflow, or saturated where a sparse block could not be allocated.

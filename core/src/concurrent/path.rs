@@ -14,7 +14,7 @@
 
 use super::live::LiveView;
 use super::{ApproxPolicy, AtomicCounter, Collect, Shaped, Source, Storage, XorShift64};
-use crate::batch::{BatchPath, Offsets, CHUNK};
+use crate::batch::{BatchPath, Fold, Offsets, Sink};
 use crate::layout::Log2;
 use crate::merge::MergeError;
 use crate::shape::Slot;
@@ -155,22 +155,7 @@ pub trait ModePath: Shaped + Send + Sync + core::fmt::Debug {
     /// Count every value of `values`: their offsets computed on `path` a chunk at a time
     /// ([`BatchPath`]), then each counted as [`ModePath::record`] counts it.
     fn record_batch(&self, values: &[u64], path: BatchPath) {
-        let offsets = Offsets::new(&self.shape());
-        let mut buf = [0u64; CHUNK];
-        for chunk in values.chunks(CHUNK) {
-            let out = &mut buf[..chunk.len()];
-            let _ = offsets.fill(path, chunk, out);
-            for (&v, &o) in chunk.iter().zip(out.iter()) {
-                let offset = o as usize;
-                let slot = Slot {
-                    index: offset.wrapping_add(offsets.first()),
-                    offset,
-                };
-                if !self.record_slot_in(v, slot) {
-                    self.record_declined(v);
-                }
-            }
-        }
+        record_batch_by_slot(self, values, path);
     }
 
     /// Count one occurrence of `v`: the common path, or else the declined one. The one
@@ -300,6 +285,66 @@ impl DirectPath {
             kind,
             cells: cells as *const (),
             limit,
+        }
+    }
+}
+
+/// [`ModePath::record_batch`] through [`ModePath::record_slot_in`]: each value counted at
+/// its offset as the mode's record counts it, the offsets of the next chunk computed between
+/// these adds ([`Offsets::pipeline`]).
+pub(crate) fn record_batch_by_slot<P: ModePath + ?Sized>(p: &P, values: &[u64], path: BatchPath) {
+    let offsets = Offsets::new(&p.shape());
+    let first = offsets.first();
+    offsets.pipeline(path, values, &mut ModeSink { path: p, first });
+}
+
+/// A mode's batch counted slot by slot. The chunk's fold is not used: a histogram with
+/// exact extremes notes them itself.
+struct ModeSink<'a, P: ?Sized> {
+    path: &'a P,
+    /// The shape's first logical index (offset + first = the slot's index).
+    first: usize,
+}
+
+impl<P: ModePath + ?Sized> Sink for ModeSink<'_, P> {
+    #[inline(always)]
+    fn fold(&mut self, _: &Fold) {}
+
+    #[inline(always)]
+    fn add(&mut self, values: &[u64], offsets: &[u64]) {
+        for (&v, &o) in values.iter().zip(offsets) {
+            let offset = o as usize;
+            let slot = Slot {
+                index: offset.wrapping_add(self.first),
+                offset,
+            };
+            if !self.path.record_slot_in(v, slot) {
+                self.path.record_declined(v);
+            }
+        }
+    }
+}
+
+/// A batch counted in cells held as a slice for the whole batch (dense storage, a thread's
+/// shard): each value's cell counted by `count`, or else (outside the cells, or `count`
+/// declining) the value goes to [`ModePath::record_declined`].
+pub(crate) struct CellSink<'a, P: ?Sized, A, F> {
+    pub(crate) path: &'a P,
+    pub(crate) cells: &'a [A],
+    pub(crate) count: F,
+}
+
+impl<P: ModePath + ?Sized, A, F: Fn(&A) -> bool> Sink for CellSink<'_, P, A, F> {
+    #[inline(always)]
+    fn fold(&mut self, _: &Fold) {}
+
+    #[inline(always)]
+    fn add(&mut self, values: &[u64], offsets: &[u64]) {
+        for (&v, &o) in values.iter().zip(offsets) {
+            let cell = usize::try_from(o).ok().and_then(|o| self.cells.get(o));
+            if !cell.is_some_and(&self.count) {
+                self.path.record_declined(v);
+            }
         }
     }
 }

@@ -5,9 +5,12 @@
 
 use super::cell::AtomicCounter;
 use super::live::LiveView;
-use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
+use super::path::{
+    record_batch_by_slot, CellSink, Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath,
+};
 use super::seqlock::{DefaultCells, SeqCounts};
 use super::{CellStore, Collect, Sealed, Shaped, Source, Storage, XorShift64};
+use crate::batch::{BatchPath, Offsets};
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::MergeError;
@@ -47,6 +50,20 @@ pub trait SeqMode<C: AtomicCounter, S: CellStore<C>>:
 
     /// [`SeqMode::record_fast_in`] with `v`'s slot computed beforehand.
     fn record_slot_in(h: &SeqHistogram<C, Self, S>, v: u64, slot: Slot) -> bool;
+
+    /// Whether [`SeqMode::count_in`] counts a record in a cell of dense storage as
+    /// [`SeqMode::record_slot_in`] counts it there (a batch then finds its cells in the
+    /// dense slice it holds); false where the mode needs the slot.
+    const COUNTS_IN_CELL: bool = false;
+
+    /// Count a record in `cell`, a cell of dense storage, and return true; false, counting
+    /// nothing, where the record is left to [`SeqMode::record_declined`]. Called only where
+    /// [`SeqMode::COUNTS_IN_CELL`] is true.
+    #[inline(always)]
+    fn count_in(h: &SeqHistogram<C, Self, S>, cell: &C::Atomic) -> bool {
+        let _ = (h, cell);
+        false
+    }
 
     /// Count `v` where [`SeqMode::record_fast_in`] declined it (out of line).
     fn record_declined(h: &SeqHistogram<C, Self, S>, v: u64);
@@ -266,6 +283,22 @@ where
     #[inline(always)]
     fn record_slot_in(&self, v: u64, slot: Slot) -> bool {
         M::record_slot_in(self, v, slot)
+    }
+    /// Where the mode counts in a cell and the storage is dense, the cells are found in
+    /// the slice held for the batch (no store asked for each value's cell).
+    fn record_batch(&self, values: &[u64], path: BatchPath) {
+        match self.counts.dense().filter(|_| M::COUNTS_IN_CELL) {
+            Some(cells) => Offsets::new(&self.counts.shape).pipeline(
+                path,
+                values,
+                &mut CellSink {
+                    path: self,
+                    cells,
+                    count: |c: &C::Atomic| M::count_in(self, c),
+                },
+            ),
+            None => record_batch_by_slot(self, values, path),
+        }
     }
     fn record_with(&self, v: u64, rng: &mut XorShift64) {
         M::record_with(self, v, rng)

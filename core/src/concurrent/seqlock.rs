@@ -86,6 +86,12 @@ impl<C: AtomicCounter, S: super::CellStore<C>> SeqCounts<C, S> {
         self.counts.existing_slot(slot)
     }
 
+    /// The cells of dense storage; `None` for sparse storage.
+    #[inline(always)]
+    pub(crate) fn dense(&self) -> Option<&[C::Atomic]> {
+        self.counts.as_dense()
+    }
+
     /// The first cell of dense storage; null for sparse storage.
     pub(crate) fn cells_ptr(&self) -> *const C::Atomic {
         self.counts

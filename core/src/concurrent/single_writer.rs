@@ -68,9 +68,17 @@ impl<C: AtomicCounter, S: CellStore<C>> SeqMode<C, S> for SingleWriter {
     #[inline(always)]
     fn record_slot_in(h: &SharedHistogram<C, S>, _v: u64, slot: Slot) -> bool {
         match h.counts.existing_cell(slot) {
-            Some(c) => increment_plain::<C>(c) == 0,
+            Some(c) => Self::count_in(h, c),
             None => false,
         }
+    }
+
+    const COUNTS_IN_CELL: bool = true;
+
+    /// A full bucket is left to `record_declined`, which counts it as saturated.
+    #[inline(always)]
+    fn count_in(_: &SharedHistogram<C, S>, cell: &C::Atomic) -> bool {
+        increment_plain::<C>(cell) == 0
     }
 
     /// Outside the range, into a full bucket (counted as saturated), or the first into a

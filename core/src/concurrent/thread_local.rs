@@ -27,8 +27,11 @@
 //! not survive the fork become idle, counts included, ready for the child's new threads
 //! (see [`super::fork`]).
 
-use super::path::{Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath};
+use super::path::{
+    record_batch_by_slot, CellSink, Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath,
+};
 use super::Storage;
+use crate::batch::{BatchPath, Offsets};
 use core::cell::RefCell;
 
 use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
@@ -702,6 +705,26 @@ impl<C: AtomicCounter> ModePath for LocalHistogram<C> {
             }
         }
         false
+    }
+
+    /// This thread's shard found once for the batch (made if it has none), its cells a
+    /// slice held for every value.
+    fn record_batch(&self, values: &[u64], path: BatchPath) {
+        let Some(base) = self.attach() else {
+            return record_batch_by_slot(self, values, path);
+        };
+        // SAFETY: `attach` returns this histogram's shard of this thread: `shape.len()`
+        // cells of `C::Atomic`, kept alive by the registry until this thread lets it go (at
+        // its exit) or the histogram is dropped (`&self`: it is not), both after this call.
+        let cells =
+            unsafe { core::slice::from_raw_parts(base.cast::<C::Atomic>(), self.shape.len()) };
+        let count = |c: &C::Atomic| increment_plain::<C>(c) == 0;
+        let mut sink = CellSink {
+            path: self,
+            cells,
+            count,
+        };
+        Offsets::new(&self.shape).pipeline(path, values, &mut sink);
     }
 
     /// Outside the range, into a full bucket, or the first of this thread (or the first

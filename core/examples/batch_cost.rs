@@ -1,0 +1,72 @@
+//! What a batch record costs in each concurrency mode beside the plain histogram's, in
+//! one run.
+//!
+//! 1,000,000 values `r³ · 7,716,549,600` (`r` uniform, shuffled: the record benches'
+//! workload) into histograms at relative error 0.001, range 0..=7,716,549,600,
+//! `u32` counters, dense: the plain [`Histogram`] and a [`DynHistogram`] of each mode (the
+//! handle the C ABI, Python and C# hold). Each contender records the whole array with one
+//! `record_many` and then with a loop of `record`, taking turns, best of 7 passes, in ns a
+//! value. The last line:
+//! `batch_cost: plain=<ns> single=<ns> interlocked=<ns> local=<ns> approx=<ns>
+//! single_record=<ns> interlocked_record=<ns>`.
+//!
+//! `cargo run --release -p picollo --all-features --example batch_cost`
+
+#[path = "../benches/splitmix/mod.rs"]
+#[allow(dead_code)]
+mod splitmix;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use picollo::concurrent::{CounterBits, DynHistogram, Mode};
+use picollo::Config;
+
+const PASSES: usize = 7;
+
+/// `f`'s best time over the passes, in ns a value of `n`.
+fn best(n: usize, times: &[f64]) -> f64 {
+    times.iter().copied().fold(f64::INFINITY, f64::min) / n as f64 * 1e9
+}
+
+/// Seconds `f` takes once.
+fn timed(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let values = splitmix::latencies(0x5EED);
+    let config = Config::new()
+        .with_relative_error(0.001)
+        .with_range(0, splitmix::LATENCY_MAX);
+    let mut plain = config.build::<u32>().expect("config");
+    let modes = [
+        ("single", Mode::SingleWriter),
+        ("interlocked", Mode::Interlocked),
+        ("local", Mode::ThreadLocal),
+        ("approx", Mode::Approximate(Default::default())),
+    ];
+    let dyns: Vec<DynHistogram> = modes
+        .iter()
+        .map(|&(_, m)| DynHistogram::new(config, CounterBits::U32, m).expect("config"))
+        .collect();
+    let mut times = vec![Vec::new(); 2 + modes.len() + 2];
+    for _ in 0..PASSES {
+        times[0].push(timed(|| plain.record_many(black_box(&values))));
+        for (k, d) in dyns.iter().enumerate() {
+            times[1 + k].push(timed(|| d.record_many(black_box(&values))));
+        }
+        let each =
+            |d: &DynHistogram| timed(|| black_box(&values).iter().for_each(|&v| d.record(v)));
+        times[1 + modes.len()].push(each(&dyns[0]));
+        times[2 + modes.len()].push(each(&dyns[1]));
+    }
+    let ns: Vec<f64> = times.iter().map(|t| best(values.len(), t)).collect();
+    println!(
+        "batch_cost: plain={:.2} single={:.2} interlocked={:.2} local={:.2} approx={:.2} \
+         single_record={:.2} interlocked_record={:.2}",
+        ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6]
+    );
+}
