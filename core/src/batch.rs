@@ -5,11 +5,46 @@
 //! logarithm: `⌊log2(v | fine)⌋`. The portable path takes it value by value; AVX2, which has
 //! no `lzcnt`, takes it from the exponent of a double (exact for the 32-bit half of the
 //! operand that holds its highest bit, so exact for every `u64`); AVX-512 takes it with
-//! `vplzcntq`. Values outside the range get offsets of `len()` or more, as `slot`'s do, and
-//! the caller leaves them to the per-value record.
+//! `vplzcntq`; NEON, whose `clz` stops at 32-bit lanes, from the two halves' counts. Values
+//! outside the range get offsets of `len()` or more, as `slot`'s do, and the caller leaves
+//! them to the per-value record.
 
+// The target's vector paths as one module, `vector` (`available`, `pipeline`, `gates`):
+// x86-64's, aarch64's (where the target has NEON), or none (the portable path only; the
+// only one under Miri).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use x86 as vector;
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
+mod neon;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
+use neon as vector;
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", not(miri)),
+    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+)))]
+mod vector {
+    //! No vector path on this target: every path is the portable one.
+    #[cfg(picollo_float)]
+    use super::Gates;
+    use super::{BatchPath, Offsets, Sink};
+
+    pub(super) fn available(path: BatchPath) -> bool {
+        path == BatchPath::Portable
+    }
+
+    pub(super) fn pipeline<S: Sink>(o: &Offsets, _: BatchPath, values: &[u64], sink: &mut S) {
+        super::pipeline(o, &mut o.portable(), values, sink);
+    }
+
+    #[cfg(picollo_float)]
+    pub(super) fn gates(g: &Gates, _: BatchPath, values: &[f64], out: &mut [u64]) {
+        g.fill_portable(values, out);
+    }
+}
 
 use crate::Shape;
 
@@ -28,21 +63,31 @@ pub enum BatchPath {
     Avx2,
     /// Eight values at a time with AVX-512F and AVX-512CD's `vplzcntq` (x86-64).
     Avx512,
+    /// Eight values at a time, two a register, with NEON (aarch64, where it is baseline: no
+    /// run-time detection).
+    Neon,
 }
 
 impl BatchPath {
-    /// Every path, the portable one first.
-    pub const ALL: [BatchPath; 3] = [BatchPath::Portable, BatchPath::Avx2, BatchPath::Avx512];
+    /// Every path, the portable one first, then x86-64's (the narrower first), then
+    /// aarch64's; in the order they are declared (a path's place is its `as u8`).
+    pub const ALL: [BatchPath; 4] = [
+        BatchPath::Portable,
+        BatchPath::Avx2,
+        BatchPath::Avx512,
+        BatchPath::Neon,
+    ];
 
     /// The environment variable that forces a path by name (read once, with `std`).
     pub const ENV: &'static str = "PICOLLO_RECORD_PATH";
 
-    /// The path's name: `portable`, `avx2` or `avx512`.
+    /// The path's name: `portable`, `avx2`, `avx512` or `neon`.
     pub const fn name(self) -> &'static str {
         match self {
             BatchPath::Portable => "portable",
             BatchPath::Avx2 => "avx2",
             BatchPath::Avx512 => "avx512",
+            BatchPath::Neon => "neon",
         }
     }
 
@@ -51,21 +96,16 @@ impl BatchPath {
         BatchPath::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// Whether this CPU runs the path (detected at run time with `std`, else the target's
-    /// compile-time features; never a vector path under Miri).
+    /// Whether this CPU runs the path (on x86-64 detected at run time with `std`, else the
+    /// target's compile-time features; NEON wherever the aarch64 target has it; never a
+    /// vector path under Miri).
     pub fn available(self) -> bool {
-        match self {
-            BatchPath::Portable => true,
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            p => x86::available(p),
-            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-            _ => false,
-        }
+        self == BatchPath::Portable || vector::available(self)
     }
 
     /// The fastest path this CPU runs.
     pub fn best() -> BatchPath {
-        [BatchPath::Avx512, BatchPath::Avx2]
+        [BatchPath::Avx512, BatchPath::Avx2, BatchPath::Neon]
             .into_iter()
             .find(|p| p.available())
             .unwrap_or(BatchPath::Portable)
@@ -91,6 +131,18 @@ impl BatchPath {
     }
 }
 
+// `chosen` finds a path by its `as u8` in `ALL`.
+const _: () = {
+    let mut i = 0;
+    while i < BatchPath::ALL.len() {
+        assert!(
+            BatchPath::ALL[i] as usize == i,
+            "ALL is in declaration order"
+        );
+        i += 1;
+    }
+};
+
 /// The path [`BatchPath::ENV`] names, if it names one.
 #[cfg(feature = "std")]
 fn forced() -> Option<BatchPath> {
@@ -108,10 +160,22 @@ fn forced() -> Option<BatchPath> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Offsets {
     /// `B · unit`, or-ed into every value before its logarithm (the vector paths').
-    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            all(target_arch = "x86_64", not(miri)),
+            all(target_arch = "aarch64", target_feature = "neon", not(miri))
+        )),
+        allow(dead_code)
+    )]
     fine: u64,
     /// `log2(B)` (the vector paths').
-    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            all(target_arch = "x86_64", not(miri)),
+            all(target_arch = "aarch64", target_feature = "neon", not(miri))
+        )),
+        allow(dead_code)
+    )]
     scale: u32,
     /// The shape's first logical index.
     first: u64,
@@ -145,11 +209,9 @@ impl Offsets {
     /// The offsets of `values` on `path` where this CPU runs it (else the portable path),
     /// given to `sink` as [`pipeline`] gives them.
     pub(crate) fn pipeline<S: Sink>(&self, path: BatchPath, values: &[u64], sink: &mut S) {
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
         if path != BatchPath::Portable && path.available() {
-            return x86::pipeline(self, path, values, sink);
+            return vector::pipeline(self, path, values, sink);
         }
-        let _ = path;
         pipeline(self, &mut self.portable(), values, sink);
     }
 
@@ -329,11 +391,9 @@ impl Gates {
     /// `path` where this CPU runs it (else the portable path).
     pub(crate) fn fill(&self, path: BatchPath, values: &[f64], out: &mut [u64]) {
         debug_assert_eq!(values.len(), out.len());
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
         if path != BatchPath::Portable && path.available() {
-            return x86::gates(self, path, values, out);
+            return vector::gates(self, path, values, out);
         }
-        let _ = path;
         self.fill_portable(values, out);
     }
 
@@ -352,3 +412,6 @@ impl Gates {
         u64::from(magnitude < self.lo[sign] || magnitude > self.hi[sign])
     }
 }
+
+#[cfg(all(test, picollo_float))]
+mod tests;

@@ -13,12 +13,22 @@ use picollo::float::{
 };
 use picollo::{BatchPath, Config, Histogram};
 
-/// The paths this CPU runs (the portable one always).
+/// The paths this CPU runs (the portable one always; NEON always on aarch64, where it is
+/// baseline, so that a wrong `available` cannot leave it untested).
 fn paths() -> Vec<BatchPath> {
-    BatchPath::ALL
+    let paths: Vec<BatchPath> = BatchPath::ALL
         .into_iter()
         .filter(|p| p.available())
-        .collect()
+        .collect();
+    assert!(paths.contains(&BatchPath::Portable));
+    if cfg!(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(miri)
+    )) {
+        assert!(paths.contains(&BatchPath::Neon), "{paths:?}");
+    }
+    paths
 }
 
 /// A random layout: relative error, unit and range, both ends anywhere in `u64`.
@@ -242,6 +252,13 @@ fn each_path_is_found_by_its_name() {
     assert!(BatchPath::Portable.available());
     assert!(BatchPath::best().available());
     assert!(BatchPath::chosen().available());
+    if cfg!(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        not(miri)
+    )) {
+        assert_eq!(BatchPath::best(), BatchPath::Neon);
+    }
 }
 
 /// Doubles of both signs over many octaves, with zeros, NaN, ±∞, subnormals, the range's

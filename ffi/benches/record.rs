@@ -107,6 +107,7 @@ impl Contender for Many {
             picollo_core::BatchPath::Portable => "many (portable)",
             picollo_core::BatchPath::Avx2 => "many (avx2)",
             picollo_core::BatchPath::Avx512 => "many (avx512)",
+            picollo_core::BatchPath::Neon => "many (neon)",
         }
     }
     #[inline(never)]

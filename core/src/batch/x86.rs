@@ -14,6 +14,7 @@ pub(super) fn available(path: BatchPath) -> bool {
         BatchPath::Portable => true,
         BatchPath::Avx2 => has_avx2(),
         BatchPath::Avx512 => cfg!(picollo_avx512) && has_avx512(),
+        BatchPath::Neon => false,
     }
 }
 
