@@ -7,6 +7,9 @@
 #   - C: c-tests/emulate/test_emulated_bench.c through picollo_bench_run and
 #     picollo_bench_compare_run (the same checks), x86_64 and aarch64;
 #   - Python: python-demo/tests/test_emulated.py, the interpreter itself under QEMU;
+#   - the batch record's NEON path (aarch64): core/tests/batch_record.rs, every path against
+#     the per-value record (it asserts NEON is among them on aarch64), and the float gates'
+#     unit test, run by qemu-aarch64 alone (no counts: emulated speed means nothing);
 #   - C#: mono's JIT does not run under QEMU 7.2's user mode (it asks for code memory with
 #     MAP_32BIT, which QEMU ignores, and then cannot reach its code with 32-bit calls): the
 #     reason is printed, the C# tests of exact metrics run natively in the csharp stage.
@@ -69,6 +72,51 @@ print(time.perf_counter() - t)'
     say "$(awk -v e="$emulated" -v n="$native" 'BEGIN { printf "bench emulate python: native=%.3fs emulated=%.3fs slowdown=%.1f", n, e, e / n }')"
 fi
 
+# Runs an aarch64 test executable under qemu-aarch64: it must pass and run at least one test
+# (a filter that matches nothing passes too).
+passes() {
+    local out rc
+    out=$(qemu-aarch64 "$@" 2>&1)
+    rc=$?
+    echo "$out" | tail -n 3
+    [ $rc -eq 0 ] && grep -Eq 'test result: ok\. [1-9][0-9]* passed' <<<"$out"
+}
+
+# The batch record's NEON path under qemu-aarch64: the differential tests (batch_record) and
+# the gates' unit test (picollo's lib tests under batch::). QEMU's user mode cannot run an
+# aarch64 child without binfmt_misc, so the test that re-runs itself with each
+# PICOLLO_RECORD_PATH is skipped in the whole run and its child's check run here, once a name.
+neon_batch() {
+    local t=$SECONDS exe names=(portable avx2 avx512 neon sse9) ok=1
+    cargo test -q --no-run "${profile[@]}" --target $triple -p picollo --all-features --lib \
+        --test batch_record --message-format=json >"$work/neon-tests.json" ||
+        { say "FAILED: the aarch64 build of the batch record's tests"; failed=1; return; }
+    mapfile -t exe < <(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["target"]["name"], m["executable"])' "$work/neon-tests.json" | sort | cut -d" " -f2)
+    # Sorted by target name: batch_record, then picollo (the lib's unit tests).
+    if [ ${#exe[@]} -ne 2 ]; then
+        say "FAILED: expected 2 test executables, got ${#exe[@]}"
+        failed=1
+        return
+    fi
+    echo "== batch record, aarch64 (qemu-aarch64)"
+    passes "${exe[0]}" --skip the_environment_variable_forces_a_path || ok=0
+    for name in "${names[@]}"; do
+        PICOLLO_RECORD_PATH=$name passes "${exe[0]}" --exact \
+            the_environment_variable_forces_a_path || { echo "(PICOLLO_RECORD_PATH=$name)"; ok=0; }
+    done
+    passes "${exe[1]}" batch:: || ok=0
+    if [ $ok -eq 1 ]; then
+        say "NEON batch path (aarch64, qemu-aarch64): ok, every batch_record test on it and the float gates' ($((SECONDS - t)) s)"
+    else
+        say "NEON batch path (aarch64, qemu-aarch64): FAILED"
+        failed=1
+    fi
+}
+
 # aarch64: static builds, as scripts/pmu-emulated.sh makes them.
 triple=aarch64-unknown-linux-gnu
 profile=(--config 'profile.pmu.inherits="dev"' --config profile.pmu.opt-level=2
@@ -90,6 +138,7 @@ if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/
         say "FAILED: the aarch64 build"
         failed=1
     fi
+    neon_batch
 else
     say "FAILED: qemu-aarch64, the aarch64 cross gcc or rustup's $triple target is missing"
     failed=1

@@ -100,7 +100,7 @@ impl BatchPath {
     /// target's compile-time features; NEON wherever the aarch64 target has it; never a
     /// vector path under Miri).
     pub fn available(self) -> bool {
-        self == BatchPath::Portable || vector::available(self)
+        vector::available(self)
     }
 
     /// The fastest path this CPU runs.
