@@ -50,7 +50,7 @@ use crate::Shape;
 
 /// Values whose offsets one pass computes before they are counted (a stack buffer of
 /// `CHUNK` offsets: 2 KiB).
-#[cfg(picollo_concurrent)]
+#[cfg(picollo_float)]
 pub(crate) const CHUNK: usize = 256;
 
 /// How a batch record computes its offsets: one value at a time, or a vector at a time

@@ -49,10 +49,10 @@ extern crate std;
 
 /// A value slice and its output cut where the last whole vector of `path`'s lanes ends
 /// (8 for AVX-512, else 4): the body goes the vector way, the tail the portable way.
-#[cfg(picollo_concurrent)]
+#[cfg(picollo_float)]
 type Cut<'a, T> = ((&'a [T], &'a mut [u64]), (&'a [T], &'a mut [u64]));
 
-#[cfg(picollo_concurrent)]
+#[cfg(picollo_float)]
 fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a, T> {
     let lanes = match path {
         BatchPath::Avx512 => 8,
