@@ -30,6 +30,8 @@ pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], si
 const REGS: usize = 4;
 /// Values a step.
 const STEP: usize = 2 * REGS;
+// The pipeline's parts are whole steps.
+const _: () = assert!(super::PART % STEP == 0);
 
 /// Two values a register, [`STEP`] a step. NEON's `clz` counts at most 32-bit lanes: the
 /// count of a `u64` is its high half's, plus its low half's where the high half is zero.
