@@ -121,6 +121,21 @@ pub trait Counts<C>: sealed::Sealed {
     fn values(&self, first: usize, end: usize) -> impl Iterator<Item = C> + '_ {
         (first..end).map(move |i| self.get(i))
     }
+    /// Call `each` with the counts of storage buckets `first..end` (`first <= end <= len()`,
+    /// `end − first` a multiple of `N`) as `u64`, `N` at a time from the top down. A slice
+    /// hands out its own chunks, so that a loop over them can keep its sums in vector
+    /// registers.
+    #[inline(always)]
+    fn chunks_down<const N: usize>(&self, first: usize, end: usize, mut each: impl FnMut([u64; N]))
+    where
+        C: Counter,
+    {
+        let mut at = end;
+        while at > first {
+            at -= N;
+            each(core::array::from_fn(|k| self.get(at + k).to_u64()));
+        }
+    }
     /// The first storage bucket with a non-zero count.
     fn first_nonzero(&self) -> Option<usize>
     where
@@ -158,6 +173,18 @@ impl<C: Counter> Counts<C> for [C] {
     #[inline]
     fn values(&self, first: usize, end: usize) -> impl Iterator<Item = C> + '_ {
         self[first..end].iter().copied()
+    }
+    #[inline(always)]
+    fn chunks_down<const N: usize>(
+        &self,
+        first: usize,
+        end: usize,
+        mut each: impl FnMut([u64; N]),
+    ) {
+        for chunk in self[first..end].rchunks_exact(N) {
+            let chunk: &[C; N] = chunk.try_into().expect("chunks of N");
+            each(chunk.map(C::to_u64));
+        }
     }
     fn first_nonzero(&self) -> Option<usize> {
         first_nonzero(self)

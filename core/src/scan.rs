@@ -11,12 +11,18 @@
 //! Within block `b` the midpoints step evenly: the bucket `d` places after the first stored
 //! one has midpoint `(k0 + step·d)·2^shift` ([`MidpointRun`]). So the block's count
 //! `n = Σc`, `P = Σc·d` and `Q = Σc·d²` are integers that fit a `u128`, and they come from
-//! additions alone: walking the block downwards, `A += c; B += A; C += B` leaves
-//! `A = Σc`, `B = Σc·(d+1)` and `C = Σc·(d+1)(d+2)/2`. The block's mean is
-//! `(k0 + step·P/n)·2^shift` and its sum of squared deviations `step²·(n·Q − P²)/n·4^shift`,
-//! with `n·Q − P²` computed exactly in 256 bits: a block whose counts sit in one bucket has
-//! a spread of exactly zero. Blocks are then combined pairwise (Chan, Golub and LeVeque),
-//! which stays accurate when the spread is tiny next to the mean.
+//! additions alone. The pass reads the block in chunks of [`LANES`] counts (lane `l` of
+//! chunk `m` is the bucket `LANES·m + l` places above where the walk starts) and walks the
+//! chunks downwards keeping three sums per lane, `A += c; B += A; C += B`: that leaves
+//! `A = Σc`, `B = Σc·(m+1)` and `C = Σc·(m+1)(m+2)/2` in each lane, whence `P` and `Q`
+//! ([`Lanes::sums`]). The lanes are independent, so the compiler keeps them in vector
+//! registers: a chunk costs three vector adds (and an OR), with no multiply.
+//!
+//! The block's mean is `(k0 + step·P/n)·2^shift` and its sum of squared deviations
+//! `step²·(n·Q − P²)/n·4^shift`, with `n·Q − P²` computed exactly in 256 bits: a block
+//! whose counts sit in one bucket has a spread of exactly zero. Blocks are then combined
+//! pairwise (Chan, Golub and LeVeque), which stays accurate when the spread is tiny next
+//! to the mean.
 
 use crate::counter::{Counter, Counts};
 use crate::shape::Shape;
@@ -32,9 +38,9 @@ pub(crate) struct Block {
     pub(crate) end: usize,
     /// `Σc` over the block.
     pub(crate) count: u128,
-    /// `Σc·(d+1)` and `Σc·(d+1)(d+2)/2`, `d` counted from `first` (only with moments).
-    b: u128,
-    c: u128,
+    /// `Σc·d` and `Σc·d²`, `d` counted from `first` (only with moments).
+    p: u128,
+    q: u128,
 }
 
 /// Per-block totals (and moments) of a histogram's counts, from one pass.
@@ -117,14 +123,22 @@ impl Scan {
     }
 }
 
-/// Fill `block.count`, `block.b` and `block.c` by walking its buckets downwards
-/// (`A += c; B += A; C += B`, see the module docs), reading only `occupied` (the buckets
-/// from the first to the last counted one; the zeros outside it are steps of their own).
+/// Counts read together by the moments' walk: four `u64` lanes, one AVX2 register (two
+/// SSE2 ones) per sum; eight would leave SSE2 too few registers for the four sums.
+const LANES: usize = 4;
+
+/// Fill `block.count`, `block.p` and `block.q`, reading only `occupied` (the buckets from
+/// the first to the last counted one; the zeros outside it add nothing).
 ///
-/// The sums are taken in `u64` first: while no count of the block passes `2^32` and
-/// `A · L(L+1)/2 ≤ u64::MAX` (`L` buckets), no sum can pass `u64::MAX` (each only grows up
-/// to `C ≤ A · L(L+1)/2`), so they are exact; otherwise the block is walked again in
-/// `u128`. Both give the same integers.
+/// The walk covers whole chunks ending at `end`, the lowest padded with zeros below the
+/// first counted bucket, so its `d` is counted from `base = end − LANES·chunks`; the sums
+/// are then moved to `d` counted from `first` (`base` may lie below `first`: the shift is
+/// taken modulo 2^128, where the true sums, which fit, come out exact).
+///
+/// The sums are taken in `u64` lanes first: while no count of the block passes `2^32` and
+/// `n · M(M+1)/2 ≤ u64::MAX` (`M` chunks), no lane's sum can pass `u64::MAX` (each only
+/// grows up to `C ≤ A · M(M+1)/2`), so they are exact; otherwise the block is walked again
+/// in `u128` lanes. Both give the same integers.
 #[inline]
 fn sum_block_moments<C: Counter, S: Counts<C> + ?Sized>(
     counts: &S,
@@ -135,74 +149,148 @@ fn sum_block_moments<C: Counter, S: Counts<C> + ?Sized>(
     if lo >= end {
         return; // nothing counted here: every sum is 0
     }
-    let len = (block.end - block.first) as u64;
-    let (a, b, c, or) = walk::<u64, C, S>(counts, lo, end);
-    let exact = or >> 32 == 0 && a <= u64::MAX / (len * (len + 1) / 2);
-    let (a, b, c) = if exact {
-        (a as u128, b as u128, c as u128)
+    let chunks = (end - lo).div_ceil(LANES);
+    let narrow = walk::<u64, C, S>(counts, lo, end, chunks);
+    let (n, p, q) = narrow.sums();
+    let (n, p, q) = if narrow.exact(n, chunks) {
+        (n, p, q)
     } else {
-        let (a, b, c, _) = walk::<u128, C, S>(counts, lo, end);
-        (a, b, c)
+        walk::<u128, C, S>(counts, lo, end, chunks).sums()
     };
-    // The `lo - first` empty buckets below: as many steps that add nothing to A.
-    let k = (lo - block.first) as u128;
-    (block.count, block.b, block.c) = (a, b + k * a, c + k * b + k * (k + 1) / 2 * a);
+    // d from `first` = d from `base` + t, t = base − first (negative when base is below).
+    let t = ((end - block.first) as u128).wrapping_sub((LANES * chunks) as u128);
+    block.count = n;
+    block.p = p.wrapping_add(t.wrapping_mul(n));
+    block.q = q
+        .wrapping_add(t.wrapping_mul(2).wrapping_mul(p))
+        .wrapping_add(t.wrapping_mul(t).wrapping_mul(n));
 }
 
-/// `A`, `B`, `C` of the buckets `first..end` walked downwards (wrapping in `T`), and the OR
-/// of their counts. A run of eight empty buckets is one step: `C += 8B + 36A; B += 8A`.
+/// The lane sums of the buckets `lo..end` in `chunks` chunks ending at `end`, walked
+/// downwards (wrapping in `T`), the lowest chunk padded with zeros below `lo`.
 #[inline(always)]
 fn walk<T: Sum, C: Counter, S: Counts<C> + ?Sized>(
     counts: &S,
-    first: usize,
+    lo: usize,
     end: usize,
-) -> (T, T, T, u64) {
-    let (mut a, mut b, mut c) = (T::ZERO, T::ZERO, T::ZERO);
-    let mut or = 0u64;
-    let mut i = end;
-    while i >= first + 8 {
-        let mut chunk = [0u64; 8];
-        let mut any = 0u64;
-        for (k, slot) in chunk.iter_mut().enumerate() {
-            *slot = counts.get(i - 8 + k).to_u64();
-            any |= *slot;
-        }
-        if any == 0 {
-            c = c.add(b.times(8)).add(a.times(36));
-            b = b.add(a.times(8));
+    chunks: usize,
+) -> Lanes<T> {
+    let mut lanes = Lanes::<T>::default();
+    let whole = end - LANES * (chunks - 1);
+    walk_whole(counts, whole, end, &mut lanes);
+    // The lowest chunk: its first `pad` lanes lie below `lo`.
+    let pad = LANES - (whole - lo);
+    lanes.add(core::array::from_fn(|l| {
+        if l < pad {
+            0
         } else {
-            for &count in chunk.iter().rev() {
-                a = a.add(T::of(count));
-                b = b.add(a);
-                c = c.add(b);
-            }
+            counts.get(lo + l - pad).to_u64()
         }
-        or |= any;
-        i -= 8;
-    }
-    while i > first {
-        i -= 1;
-        let count = counts.get(i).to_u64();
-        a = a.add(T::of(count));
-        b = b.add(a);
-        c = c.add(b);
-        or |= count;
-    }
-    (a, b, c, or)
+    }));
+    lanes
 }
 
-/// The integer a block's sums are taken in ([`walk`]): `u64` where they cannot pass it,
-/// `u128` everywhere.
-trait Sum: Copy {
-    const ZERO: Self;
+/// Add the whole chunks of `first..end` to `lanes`, downwards: with AVX2 where the CPU has
+/// it (one register per sum), else with the target's own vectors (SSE2 on x86-64: two).
+///
+/// Kept out of line with the sums behind a reference: so the compiler holds each lane
+/// array in vector registers across the loop (inlined into a caller whose sums start at
+/// zero, it keeps them as scalars instead).
+#[inline(never)]
+fn walk_whole<T: Sum, C: Counter, S: Counts<C> + ?Sized>(
+    counts: &S,
+    first: usize,
+    end: usize,
+    lanes: &mut Lanes<T>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_avx2() {
+        // SAFETY: the CPU has AVX2 (CPUID, with the OS saving its registers).
+        return unsafe { walk_whole_avx2(counts, first, end, lanes) };
+    }
+    counts.chunks_down(first, end, |chunk| lanes.add(chunk));
+}
+
+/// [`walk_whole`]'s loop, compiled for AVX2.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn walk_whole_avx2<T: Sum, C: Counter, S: Counts<C> + ?Sized>(
+    counts: &S,
+    first: usize,
+    end: usize,
+    lanes: &mut Lanes<T>,
+) {
+    counts.chunks_down(first, end, |chunk| lanes.add(chunk));
+}
+
+/// Per lane `l`, the sums `A`, `B`, `C` of a downward walk over chunks (see the module
+/// docs), and the OR of every count read.
+#[derive(Default)]
+struct Lanes<T> {
+    a: [T; LANES],
+    b: [T; LANES],
+    c: [T; LANES],
+    or: [u64; LANES],
+}
+
+impl<T: Sum> Lanes<T> {
+    /// Take in the next chunk down.
+    #[inline(always)]
+    fn add(&mut self, chunk: [u64; LANES]) {
+        for (l, count) in chunk.into_iter().enumerate() {
+            self.a[l] = self.a[l].add(T::of(count));
+            self.b[l] = self.b[l].add(self.a[l]);
+            self.c[l] = self.c[l].add(self.b[l]);
+            self.or[l] |= count;
+        }
+    }
+
+    /// Whether `u64` lanes that walked `chunks` chunks, `n` their `Σc`, hold exact sums (see
+    /// [`sum_block_moments`]).
+    fn exact(&self, n: u128, chunks: usize) -> bool {
+        let m = chunks as u128;
+        let bound = n.checked_mul(m * (m + 1) / 2);
+        self.or.iter().fold(0, |o, &x| o | x) >> 32 == 0
+            && bound.is_some_and(|b| b <= u64::MAX as u128)
+    }
+
+    /// `(Σc, Σc·d, Σc·d²)` with `d = LANES·m + l`, modulo 2^128 (exact where the lanes are).
+    fn sums(&self) -> (u128, u128, u128) {
+        let (mut n, mut p, mut q) = (0u128, 0u128, 0u128);
+        for l in 0..LANES {
+            let (a, b, c) = (self.a[l].wide(), self.b[l].wide(), self.c[l].wide());
+            // Σc·m = B − A; Σc·m² = 2C − 3B + A, from Σc·(m+1)(m+2) = Σc·(m² + 3m + 2).
+            let pm = b.wrapping_sub(a);
+            let qm = c
+                .wrapping_mul(2)
+                .wrapping_add(a)
+                .wrapping_sub(b.wrapping_mul(3));
+            let (w, l) = (LANES as u128, l as u128);
+            n = n.wrapping_add(a);
+            p = p.wrapping_add(w.wrapping_mul(pm)).wrapping_add(l * a);
+            // (w·m + l)² = w²·m² + 2wl·m + l².
+            q = q
+                .wrapping_add((w * w).wrapping_mul(qm))
+                .wrapping_add((2 * w * l).wrapping_mul(pm))
+                .wrapping_add((l * l).wrapping_mul(a));
+        }
+        (n, p, q)
+    }
+}
+
+/// The integer a block's lane sums are taken in ([`walk`]): `u64` where they cannot pass
+/// it, `u128` everywhere.
+trait Sum: Copy + Default {
     fn of(count: u64) -> Self;
     /// `self + other`, wrapping (checked after the walk, see [`sum_block_moments`]).
     fn add(self, other: Self) -> Self;
-    fn times(self, k: u8) -> Self;
+    fn wide(self) -> u128;
 }
 
 impl Sum for u64 {
-    const ZERO: u64 = 0;
     #[inline(always)]
     fn of(count: u64) -> u64 {
         count
@@ -212,13 +300,12 @@ impl Sum for u64 {
         self.wrapping_add(other)
     }
     #[inline(always)]
-    fn times(self, k: u8) -> u64 {
-        self.wrapping_mul(k as u64)
+    fn wide(self) -> u128 {
+        self as u128
     }
 }
 
 impl Sum for u128 {
-    const ZERO: u128 = 0;
     #[inline(always)]
     fn of(count: u64) -> u128 {
         count as u128
@@ -228,8 +315,8 @@ impl Sum for u128 {
         self.wrapping_add(other)
     }
     #[inline(always)]
-    fn times(self, k: u8) -> u128 {
-        self.wrapping_mul(k as u128)
+    fn wide(self) -> u128 {
+        self
     }
 }
 
@@ -258,11 +345,9 @@ impl Moments {
 
 /// The moments of one block with a nonzero count, exact up to the final roundings.
 fn block_moments(block: &Block, run: MidpointRun) -> Moments {
-    let n = block.count;
-    let p = block.b - n; // Σc·d
-    let q = 2 * block.c - 3 * p - 2 * n; // Σc·d², from Σc·(d+1)(d+2) = Σc·(d² + 3d + 2)
-                                         // Mean in units of 2^shift: k0 + step·(P / n), the division split so a whole quotient
-                                         // (all counts in one bucket, say) stays exact.
+    let (n, p, q) = (block.count, block.p, block.q);
+    // Mean in units of 2^shift: k0 + step·(P / n), the division split so a whole quotient
+    // (all counts in one bucket, say) stays exact.
     let (whole, rest) = (p / n, p % n);
     let mean_units = run.k as f64 + run.step as f64 * (whole as f64 + rest as f64 / n as f64);
     let (hi, lo) = mul_wide(n, q);
@@ -352,15 +437,14 @@ mod tests {
     use super::*;
     use crate::Config;
 
-    /// Each block's sums as the plain walk of every bucket in `u128` takes them.
+    /// Each block's `(Σc, Σc·d, Σc·d²)`, every bucket taken in `u128`.
     fn reference<C: Counter>(counts: &[C], block: &Block) -> (u128, u128, u128) {
-        let (mut a, mut b, mut c) = (0u128, 0u128, 0u128);
-        for i in (block.first..block.end).rev() {
-            a += counts[i].to_u64() as u128;
-            b += a;
-            c += b;
+        let (mut n, mut p, mut q) = (0u128, 0u128, 0u128);
+        for (d, i) in (block.first..block.end).enumerate() {
+            let (c, d) = (counts[i].to_u64() as u128, d as u128);
+            (n, p, q) = (n + c, p + c * d, q + c * d * d);
         }
-        (a, b, c)
+        (n, p, q)
     }
 
     fn xorshift(seed: &mut u64) -> u64 {
@@ -413,7 +497,7 @@ mod tests {
     }
 
     #[test]
-    fn the_occupied_pass_sums_every_block_as_the_whole_u128_walk() {
+    fn the_lane_walk_sums_every_block_as_a_plain_u128_sum() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let configs = [
             Config::new().with_relative_error(0.01).with_range(0, 3_000),
@@ -444,13 +528,30 @@ mod tests {
         }
     }
 
+    /// Counts read one at a time: the walk every storage but a slice takes.
+    struct OneByOne<'a, C>(&'a [C]);
+
+    impl<C> crate::counter::sealed::Sealed for OneByOne<'_, C> {}
+
+    impl<C: Counter> Counts<C> for OneByOne<'_, C> {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn get(&self, i: usize) -> C {
+            self.0[i]
+        }
+    }
+
     fn check<C: Counter>(shape: &Shape, counts: &[C]) {
         let scan = Scan::new::<C, [C], true>(shape, counts);
         let plain = Scan::new::<C, [C], false>(shape, counts);
+        let one_by_one = Scan::new::<C, _, true>(shape, &OneByOne(counts));
         assert_eq!(scan.total, plain.total);
-        for (block, without) in scan.blocks().iter().zip(plain.blocks()) {
-            let sums = (block.count, block.b, block.c);
+        let blocks = scan.blocks().iter().zip(plain.blocks());
+        for ((block, without), read) in blocks.zip(one_by_one.blocks()) {
+            let sums = (block.count, block.p, block.q);
             assert_eq!(sums, reference(counts, block), "block {}", block.first);
+            assert_eq!(sums, (read.count, read.p, read.q), "block {}", block.first);
             assert_eq!(block.count, without.count);
         }
     }

@@ -168,6 +168,14 @@ impl crate::counter::Counts<u64> for DynView<'_> {
             DynView::LiveU64(v) => v.counts.sum(first, end),
         }
     }
+    fn chunks_down<const N: usize>(&self, first: usize, end: usize, each: impl FnMut([u64; N])) {
+        match self {
+            DynView::U32(v) => v.counts.chunks_down(first, end, each),
+            DynView::U64(v) => v.counts.chunks_down(first, end, each),
+            DynView::LiveU32(v) => v.counts.chunks_down(first, end, each),
+            DynView::LiveU64(v) => v.counts.chunks_down(first, end, each),
+        }
+    }
     fn first_nonzero(&self) -> Option<usize> {
         match self {
             DynView::U32(v) => v.counts.first_nonzero(),
