@@ -8,15 +8,12 @@
 //! `vplzcntq`. Values outside the range get offsets of `len()` or more, as `slot`'s do, and
 //! the caller leaves them to the per-value record.
 
+#[cfg(picollo_float)]
+pub(crate) mod float;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
 
 use crate::Shape;
-
-/// Values whose offsets one pass computes before they are counted (a stack buffer of
-/// `CHUNK` offsets: 2 KiB).
-#[cfg(picollo_concurrent)]
-pub(crate) const CHUNK: usize = 256;
 
 /// How a batch record computes its offsets: one value at a time, or a vector at a time
 /// with the instructions a CPU has. Every path gives the same offsets.
@@ -150,7 +147,7 @@ impl Offsets {
             return x86::pipeline(self, path, values, sink);
         }
         let _ = path;
-        pipeline(self, &mut self.portable(), values, sink);
+        pipeline(&mut self.portable(), values, sink);
     }
 
     /// The portable path as a [`Kernel`].
@@ -179,21 +176,25 @@ impl Offsets {
 }
 
 /// What a mode does with the offsets of a batch: [`pipeline`] gives it each chunk's fold,
-/// then that chunk's values and offsets, a part at a time.
-pub(crate) trait Sink {
+/// then that chunk's values and offsets, a part at a time. `T` is the value type (`u64`,
+/// or `f64` for the float histogram, whose "offsets" are [`float::Tickets`]).
+pub(crate) trait Sink<T = u64> {
     /// The fold of the chunk whose values come next.
     fn fold(&mut self, fold: &Fold);
     /// Counts `values` at `offsets` (as long).
-    fn add(&mut self, values: &[u64], offsets: &[u64]);
+    fn add(&mut self, values: &[T], offsets: &[u64]);
 }
 
 /// A path's offsets, [`PART`] values (or any multiple of its vector) at a time, their fold
 /// kept until taken.
-pub(crate) trait Kernel {
+pub(crate) trait Kernel<T = u64> {
     /// `out[i]` = the offset of `values[i]` (as long; a multiple of the path's lanes).
-    fn part(&mut self, values: &[u64], out: &mut [u64]);
-    /// The fold of the values since the last take.
+    fn part(&mut self, values: &[T], out: &mut [u64]);
+    /// The fold of the values since the last take (a chunk's end).
     fn take(&mut self) -> Fold;
+    /// `out[i]` = the offset of `values[i]`, one value at a time (a chunk's ragged tail),
+    /// folded into the fold `take` gives next.
+    fn tail(&mut self, values: &[T], out: &mut [u64]);
 }
 
 /// The values a pipeline's kernel computes between two adds of the chunk before.
@@ -218,15 +219,57 @@ impl Kernel for Portable<'_> {
     fn take(&mut self) -> Fold {
         core::mem::replace(&mut self.fold, Fold::NONE)
     }
+
+    #[inline(always)]
+    fn tail(&mut self, values: &[u64], out: &mut [u64]) {
+        self.part(values, out);
+    }
 }
 
-/// A chunk's offsets: its whole parts with `kernel`, the rest the portable way.
+/// A vector path's offsets of `u64`s, a multiple of its lanes at a time, their fold kept
+/// until taken: a [`Kernel`] once [`Tailed`] gives it the portable way for ragged tails.
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+pub(crate) trait Lanes {
+    /// `out[i]` = the offset of `values[i]` (as long; a multiple of the path's lanes).
+    fn part(&mut self, values: &[u64], out: &mut [u64]);
+    /// The fold of the values since the last take.
+    fn take(&mut self) -> Fold;
+}
+
+/// A vector kernel of `u64`s whose ragged tails go the portable way (their fold kept until
+/// the next take).
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+pub(crate) struct Tailed<'a, K> {
+    pub(crate) kernel: K,
+    pub(crate) offsets: &'a Offsets,
+    pub(crate) fold: Fold,
+}
+
+impl<K: Lanes> Kernel for Tailed<'_, K> {
+    #[inline(always)]
+    fn part(&mut self, values: &[u64], out: &mut [u64]) {
+        self.kernel.part(values, out);
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Fold {
+        let tail = core::mem::replace(&mut self.fold, Fold::NONE);
+        self.kernel.take().and(tail)
+    }
+
+    #[inline(always)]
+    fn tail(&mut self, values: &[u64], out: &mut [u64]) {
+        self.fold = self.fold.and(self.offsets.fill_portable(values, out));
+    }
+}
+
+/// A chunk's offsets: its whole parts with `kernel`, the rest one at a time.
 #[inline(always)]
-fn fill_chunk<K: Kernel>(o: &Offsets, kernel: &mut K, values: &[u64], out: &mut [u64]) -> Fold {
+fn fill_chunk<T, K: Kernel<T>>(kernel: &mut K, values: &[T], out: &mut [u64]) -> Fold {
     let whole = values.len() / PART * PART;
     kernel.part(&values[..whole], &mut out[..whole]);
-    let tail = o.fill_portable(&values[whole..], &mut out[whole..]);
-    kernel.take().and(tail)
+    kernel.tail(&values[whole..], &mut out[whole..]);
+    kernel.take()
 }
 
 /// The offsets of `values` with `kernel`, given to `sink` a chunk at a time, pipelined: the
@@ -234,18 +277,13 @@ fn fill_chunk<K: Kernel>(o: &Offsets, kernel: &mut K, values: &[u64], out: &mut 
 /// before, so that the kernel's vector work overlaps the adds' cache misses (one pass of
 /// offsets, then one of adds, leaves each waiting on the other).
 #[inline(always)]
-pub(crate) fn pipeline<K: Kernel, S: Sink>(
-    o: &Offsets,
-    kernel: &mut K,
-    values: &[u64],
-    sink: &mut S,
-) {
+pub(crate) fn pipeline<T, K: Kernel<T>, S: Sink<T>>(kernel: &mut K, values: &[T], sink: &mut S) {
     let (mut a, mut b) = ([0u64; PIPE], [0u64; PIPE]);
     let mut chunks = values.chunks(PIPE);
     let Some(mut prev) = chunks.next() else {
         return;
     };
-    let mut fold = fill_chunk(o, kernel, prev, &mut a[..prev.len()]);
+    let mut fold = fill_chunk(kernel, prev, &mut a[..prev.len()]);
     let (mut done, mut next) = (&mut a, &mut b);
     // Every chunk but the last is `PIPE` long: `prev` and `done` here are.
     for chunk in chunks {
@@ -261,9 +299,8 @@ pub(crate) fn pipeline<K: Kernel, S: Sink>(
             sink.add(pv, po);
         }
         sink.add(&prev[whole..], &done[whole..prev.len()]);
-        fold = kernel
-            .take()
-            .and(o.fill_portable(&chunk[whole..], out_tail));
+        kernel.tail(&chunk[whole..], out_tail);
+        fold = kernel.take();
         core::mem::swap(&mut done, &mut next);
         prev = chunk;
     }
@@ -300,55 +337,5 @@ impl Fold {
             lo: self.lo.min(other.lo),
             hi: self.hi.max(other.hi),
         }
-    }
-}
-
-/// The float histogram's gates of a batch ([`crate::float::FloatHistogram`]'s single-writer
-/// record): per sign (positive, negative), the magnitudes (bits without the sign) its common
-/// path takes whole, each bound at most `i64::MAX` so that a signed compare decides (an
-/// empty gate, `(u64::MAX, 0)`, becomes `(i64::MAX, 0)`: still empty, as a magnitude of
-/// `i64::MAX` is a NaN's).
-#[cfg(picollo_float)]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Gates {
-    lo: [u64; 2],
-    hi: [u64; 2],
-}
-
-#[cfg(picollo_float)]
-impl Gates {
-    pub(crate) fn new(lo: [u64; 2], hi: [u64; 2]) -> Gates {
-        let top = i64::MAX as u64;
-        Gates {
-            lo: lo.map(|b| b.min(top)),
-            hi: hi.map(|b| b.min(top)),
-        }
-    }
-
-    /// `out[i]` = 0 where `values[i]`'s magnitude lies in its sign's gate, else nonzero; on
-    /// `path` where this CPU runs it (else the portable path).
-    pub(crate) fn fill(&self, path: BatchPath, values: &[f64], out: &mut [u64]) {
-        debug_assert_eq!(values.len(), out.len());
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if path != BatchPath::Portable && path.available() {
-            return x86::gates(self, path, values, out);
-        }
-        let _ = path;
-        self.fill_portable(values, out);
-    }
-
-    pub(crate) fn fill_portable(&self, values: &[f64], out: &mut [u64]) {
-        for (o, &x) in out.iter_mut().zip(values) {
-            *o = self.one(x);
-        }
-    }
-
-    /// 0 where `x`'s magnitude lies in its sign's gate, else 1.
-    #[inline(always)]
-    pub(crate) fn one(&self, x: f64) -> u64 {
-        let bits = x.to_bits();
-        let sign = (bits >> 63) as usize;
-        let magnitude = bits & !(1 << 63);
-        u64::from(magnitude < self.lo[sign] || magnitude > self.hi[sign])
     }
 }
