@@ -185,9 +185,11 @@ pub(crate) trait Sink<T = u64> {
     fn add(&mut self, values: &[T], offsets: &[u64]);
 }
 
-/// A path's offsets, [`PART`] values (or any multiple of its vector) at a time, their fold
-/// kept until taken.
+/// A path's offsets, [`Kernel::PART`] values (or any multiple of its vector) at a time,
+/// their fold kept until taken.
 pub(crate) trait Kernel<T = u64> {
+    /// The values the kernel computes between two adds of the chunk before.
+    const PART: usize = PART;
     /// `out[i]` = the offset of `values[i]` (as long; a multiple of the path's lanes).
     fn part(&mut self, values: &[T], out: &mut [u64]);
     /// The fold of the values since the last take (a chunk's end).
@@ -197,7 +199,8 @@ pub(crate) trait Kernel<T = u64> {
     fn tail(&mut self, values: &[T], out: &mut [u64]);
 }
 
-/// The values a pipeline's kernel computes between two adds of the chunk before.
+/// The values a pipeline's kernel computes between two adds of the chunk before, unless the
+/// kernel says otherwise ([`Kernel::PART`]).
 pub(crate) const PART: usize = 8;
 /// The pipeline's chunk (two buffers of it: 2 KiB).
 const PIPE: usize = 128;
@@ -266,7 +269,7 @@ impl<K: Lanes> Kernel for Tailed<'_, K> {
 /// A chunk's offsets: its whole parts with `kernel`, the rest one at a time.
 #[inline(always)]
 fn fill_chunk<T, K: Kernel<T>>(kernel: &mut K, values: &[T], out: &mut [u64]) -> Fold {
-    let whole = values.len() / PART * PART;
+    let whole = values.len() / K::PART * K::PART;
     kernel.part(&values[..whole], &mut out[..whole]);
     kernel.tail(&values[whole..], &mut out[whole..]);
     kernel.take()
@@ -288,12 +291,13 @@ pub(crate) fn pipeline<T, K: Kernel<T>, S: Sink<T>>(kernel: &mut K, values: &[T]
     // Every chunk but the last is `PIPE` long: `prev` and `done` here are.
     for chunk in chunks {
         sink.fold(&fold);
-        let whole = chunk.len() / PART * PART;
+        let part = K::PART;
+        let whole = chunk.len() / part * part;
         let (out, out_tail) = next[..chunk.len()].split_at_mut(whole);
         let parts = chunk[..whole]
-            .chunks_exact(PART)
-            .zip(out.chunks_exact_mut(PART));
-        let before = prev.chunks_exact(PART).zip(done.chunks_exact(PART));
+            .chunks_exact(part)
+            .zip(out.chunks_exact_mut(part));
+        let before = prev.chunks_exact(part).zip(done.chunks_exact(part));
         for ((v, out), (pv, po)) in parts.zip(before) {
             kernel.part(v, out);
             sink.add(pv, po);

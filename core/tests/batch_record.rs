@@ -340,13 +340,16 @@ fn every_batch_path_counts_doubles_as_record_does() {
     }
 }
 
-/// The float batch at lengths around its parts, words and chunks (8, 64 and 128 values),
+/// The float batch at lengths around its vectors, parts, words and chunks (8, 32, 64 and 128
+/// values),
 /// into fresh histograms (every gate empty: the batch's own records open them) and into ones
 /// already holding values with some buckets brought within 3 of full (so that the batch
 /// saturates them): each path as `record` of each value in turn.
 #[test]
 fn the_float_batch_at_every_length_counts_as_record_does() {
-    const LENGTHS: [usize; 13] = [0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 385, 1_001];
+    const LENGTHS: [usize; 16] = [
+        0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 385, 1_001,
+    ];
     let mut rng = SplitMix64(0xF1_0A7B);
     let mut all = doubles(&mut rng, 1_001);
     // The specials and powers of two spread among the drawn values.

@@ -66,7 +66,13 @@ struct Portable<F> {
     shift: u32,
 }
 
+/// The float kernels' part: the adds of a value cost about four times an integer's, and
+/// parts of 32 (against 8) take about a tenth off the batch (in-cache, on the AVX-512 path).
+pub(crate) const PART: usize = 32;
+
 impl<F: FnMut() -> Gates> Kernel<f64> for Portable<F> {
+    const PART: usize = PART;
+
     #[inline(always)]
     fn part(&mut self, values: &[f64], out: &mut [u64]) {
         for (o, &x) in out.iter_mut().zip(values) {

@@ -106,6 +106,8 @@ impl<F: FnMut() -> Gates> Avx2<F> {
 }
 
 impl<F: FnMut() -> Gates> Kernel<f64> for Avx2<F> {
+    const PART: usize = super::PART;
+
     #[inline(always)]
     fn part(&mut self, values: &[f64], out: &mut [u64]) {
         for (x4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
@@ -189,6 +191,8 @@ impl<F: FnMut() -> Gates> Avx512<F> {
 #[cfg(picollo_avx512)]
 #[allow(clippy::incompatible_msrv)]
 impl<F: FnMut() -> Gates> Kernel<f64> for Avx512<F> {
+    const PART: usize = super::PART;
+
     #[inline(always)]
     fn part(&mut self, values: &[f64], out: &mut [u64]) {
         for (x8, o8) in values.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
