@@ -175,3 +175,60 @@ impl<C: AtomicCounter, const SPARSE: bool> Sink<f64> for Gated<'_, C, SPARSE> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::batch::BatchPath;
+    use crate::float::{FloatConfig, FloatHistogram, Side, Storage};
+    use alloc::vec::Vec;
+
+    type Seen = (Vec<(bool, usize, u64)>, u64, u64, Option<f64>, Option<f64>);
+
+    fn seen(h: &FloatHistogram<u32>) -> Seen {
+        let c = h.counts().unwrap();
+        let buckets = c.buckets();
+        let buckets = buckets.map(|b| (b.side == Side::Negative, b.index, b.count));
+        let (sum, total) = (c.sum().to_bits(), c.total_count());
+        (buckets.collect(), sum, total, c.min(), c.max())
+    }
+
+    /// Small enough for Miri (the portable path): 300 values over a few octaves of both
+    /// signs, zeros, NaN and values outside the range among them, across two chunks and
+    /// ragged parts, into fresh histograms of both storages and into ones already holding
+    /// values: the batch as `record` of each value.
+    #[test]
+    fn the_portable_batch_counts_as_record_does() {
+        let values: Vec<f64> = (0..300)
+            .map(|k| match k % 37 {
+                0 => 0.0,
+                1 => f64::NAN,
+                2 => 1e12,
+                _ => {
+                    let x = 1.3f64.powi(k % 29) * (1.0 + k as f64 / 1024.0);
+                    if k % 3 == 0 {
+                        -x
+                    } else {
+                        x
+                    }
+                }
+            })
+            .collect();
+        for storage in [Storage::Dense, Storage::Sparse] {
+            let config = FloatConfig::new()
+                .with_relative_error(0.2)
+                .with_range(0.5, 1e11)
+                .with_storage(storage);
+            for before in [&[][..], &[2.0, -3.0][..]] {
+                let start = || {
+                    let h = FloatHistogram::<u32>::new(config).unwrap();
+                    before.iter().for_each(|&x| h.record(x));
+                    h
+                };
+                let (want, got) = (start(), start());
+                values.iter().for_each(|&x| want.record(x));
+                got.record_many_on(BatchPath::Portable, &values);
+                assert!(seen(&got) == seen(&want), "{storage:?} {before:?}");
+            }
+        }
+    }
+}
