@@ -8,7 +8,7 @@
 #     picollo_bench_compare_run (the same checks), x86_64 and aarch64;
 #   - Python: python-demo/tests/test_emulated.py, the interpreter itself under QEMU;
 #   - the batch record's NEON path (aarch64): core/tests/batch_record.rs, every path against
-#     the per-value record (it asserts NEON is among them on aarch64), and the float gates'
+#     the per-value record (it asserts NEON is among them on aarch64), and the float tickets'
 #     unit test, run by qemu-aarch64 alone (no counts: emulated speed means nothing);
 #   - C#: mono's JIT does not run under QEMU 7.2's user mode (it asks for code memory with
 #     MAP_32BIT, which QEMU ignores, and then cannot reach its code with 32-bit calls): the
@@ -83,7 +83,7 @@ passes() {
 }
 
 # The batch record's NEON path under qemu-aarch64: the differential tests (batch_record) and
-# the gates' unit test (picollo's lib tests under batch::). QEMU's user mode cannot run an
+# the float tickets' unit test (picollo's lib tests under batch::). QEMU's user mode cannot run an
 # aarch64 child without binfmt_misc, so the test that re-runs itself with each
 # PICOLLO_RECORD_PATH is skipped in the whole run and its child's check run here, once a name.
 neon_batch() {
@@ -110,7 +110,7 @@ for line in open(sys.argv[1]):
     done
     passes "${exe[1]}" batch:: || ok=0
     if [ $ok -eq 1 ]; then
-        say "NEON batch path (aarch64, qemu-aarch64): ok, every batch_record test on it and the float gates' ($((SECONDS - t)) s)"
+        say "NEON batch path (aarch64, qemu-aarch64): ok, every batch_record test on it and the float tickets' ($((SECONDS - t)) s)"
     else
         say "NEON batch path (aarch64, qemu-aarch64): FAILED"
         failed=1

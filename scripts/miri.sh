@@ -4,8 +4,9 @@
 # fold, a histogram dropped while its writer lives). A focused subset, a few minutes:
 #   - core/tests/miri_concurrent.rs (small runs sized for Miri), under 8 thread schedules;
 #   - the `concurrent::dynamic` unit tests (every mode and counter width through one type);
-#   - the float histogram's record path and exact sums (`float::histogram`, `float::octaves`:
-#     raw pointers biased by the exponent, chunks, the carry protocol), sized for Miri (the
+#   - the float histogram's record path, its batch on the portable path and exact sums
+#     (`float::histogram`, `float::octaves`: raw pointers biased by the exponent, chunks,
+#     the carry protocol), sized for Miri (the
 #     octaves test over 2,000 exponents runs natively only: minutes under Miri);
 #   - the plain histogram's batch record on its portable path (Miri runs no vector path),
 #     at every length around its chunks, against the per-value record.

@@ -4,11 +4,13 @@
 //! 1,000,000 values `r³ · 7,716,549,600` (`r` uniform, shuffled: the record benches'
 //! workload) into histograms at relative error 0.001, range 0..=7,716,549,600,
 //! `u32` counters, dense: the plain [`Histogram`] and a [`DynHistogram`] of each mode (the
-//! handle the C ABI, Python and C# hold). Each contender records the whole array with one
+//! handle the C ABI, Python and C# hold). Beside them the same values as doubles into a
+//! [`FloatHistogram`] (relative error 0.001, every magnitude, `u32` counters, sparse: what
+//! Python's `FloatHistogram` makes). Each contender records the whole array with one
 //! `record_many` and then with a loop of `record`, taking turns, best of 7 passes, in ns a
 //! value. The last line:
 //! `batch_cost: plain=<ns> single=<ns> interlocked=<ns> local=<ns> approx=<ns>
-//! single_record=<ns> interlocked_record=<ns>`.
+//! single_record=<ns> interlocked_record=<ns> float=<ns> float_record=<ns>`.
 //!
 //! `cargo run --release -p picollo --all-features --example batch_cost`
 
@@ -20,6 +22,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use picollo::concurrent::{CounterBits, DynHistogram, Mode};
+use picollo::float::{FloatConfig, FloatHistogram};
 use picollo::Config;
 
 const PASSES: usize = 7;
@@ -52,7 +55,10 @@ fn main() {
         .iter()
         .map(|&(_, m)| DynHistogram::new(config, CounterBits::U32, m).expect("config"))
         .collect();
-    let mut times = vec![Vec::new(); 2 + modes.len() + 2];
+    let doubles: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+    let float =
+        FloatHistogram::<u32>::new(FloatConfig::new().with_relative_error(0.001)).expect("config");
+    let mut times = vec![Vec::new(); 2 + modes.len() + 4];
     for _ in 0..PASSES {
         times[0].push(timed(|| plain.record_many(black_box(&values))));
         for (k, d) in dyns.iter().enumerate() {
@@ -62,11 +68,14 @@ fn main() {
             |d: &DynHistogram| timed(|| black_box(&values).iter().for_each(|&v| d.record(v)));
         times[1 + modes.len()].push(each(&dyns[0]));
         times[2 + modes.len()].push(each(&dyns[1]));
+        times[3 + modes.len()].push(timed(|| float.record_many(black_box(&doubles))));
+        let each = || black_box(&doubles).iter().for_each(|&x| float.record(x));
+        times[4 + modes.len()].push(timed(each));
     }
     let ns: Vec<f64> = times.iter().map(|t| best(values.len(), t)).collect();
     println!(
         "batch_cost: plain={:.2} single={:.2} interlocked={:.2} local={:.2} approx={:.2} \
-         single_record={:.2} interlocked_record={:.2}",
-        ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6]
+         single_record={:.2} interlocked_record={:.2} float={:.2} float_record={:.2}",
+        ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6], ns[7], ns[8]
     );
 }

@@ -9,9 +9,12 @@
 //! outside the range get offsets of `len()` or more, as `slot`'s do, and the caller leaves
 //! them to the per-value record.
 
-// The target's vector paths as one module, `vector` (`available`, `pipeline`, `gates`):
-// x86-64's, aarch64's (where the target has NEON), or none (the portable path only; the
-// only one under Miri).
+#[cfg(picollo_float)]
+pub(crate) mod float;
+
+// The target's vector paths as one module, `vector` (`available`, `pipeline`): x86-64's,
+// aarch64's (where the target has NEON), or none (the portable path only; the only one
+// under Miri). The float tickets' are beside them, in `float`.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -28,8 +31,6 @@ use neon as vector;
 )))]
 mod vector {
     //! No vector path on this target: every path is the portable one.
-    #[cfg(picollo_float)]
-    use super::Gates;
     use super::{BatchPath, Offsets, Sink};
 
     pub(super) fn available(path: BatchPath) -> bool {
@@ -37,21 +38,11 @@ mod vector {
     }
 
     pub(super) fn pipeline<S: Sink>(o: &Offsets, _: BatchPath, values: &[u64], sink: &mut S) {
-        super::pipeline(o, &mut o.portable(), values, sink);
-    }
-
-    #[cfg(picollo_float)]
-    pub(super) fn gates(g: &Gates, _: BatchPath, values: &[f64], out: &mut [u64]) {
-        g.fill_portable(values, out);
+        super::pipeline(&mut o.portable(), values, sink);
     }
 }
 
 use crate::Shape;
-
-/// Values whose offsets one pass computes before they are counted (a stack buffer of
-/// `CHUNK` offsets: 2 KiB).
-#[cfg(picollo_float)]
-pub(crate) const CHUNK: usize = 256;
 
 /// How a batch record computes its offsets: one value at a time, or a vector at a time
 /// with the instructions a CPU has. Every path gives the same offsets.
@@ -212,7 +203,7 @@ impl Offsets {
         if path != BatchPath::Portable && path.available() {
             return vector::pipeline(self, path, values, sink);
         }
-        pipeline(self, &mut self.portable(), values, sink);
+        pipeline(&mut self.portable(), values, sink);
     }
 
     /// The portable path as a [`Kernel`].
@@ -241,24 +232,31 @@ impl Offsets {
 }
 
 /// What a mode does with the offsets of a batch: [`pipeline`] gives it each chunk's fold,
-/// then that chunk's values and offsets, a part at a time.
-pub(crate) trait Sink {
+/// then that chunk's values and offsets, a part at a time. `T` is the value type (`u64`,
+/// or `f64` for the float histogram, whose "offsets" are [`float::Tickets`]).
+pub(crate) trait Sink<T = u64> {
     /// The fold of the chunk whose values come next.
     fn fold(&mut self, fold: &Fold);
     /// Counts `values` at `offsets` (as long).
-    fn add(&mut self, values: &[u64], offsets: &[u64]);
+    fn add(&mut self, values: &[T], offsets: &[u64]);
 }
 
-/// A path's offsets, [`PART`] values (or any multiple of its vector) at a time, their fold
-/// kept until taken.
-pub(crate) trait Kernel {
+/// A path's offsets, [`Kernel::PART`] values (or any multiple of its vector) at a time,
+/// their fold kept until taken.
+pub(crate) trait Kernel<T = u64> {
+    /// The values the kernel computes between two adds of the chunk before.
+    const PART: usize = PART;
     /// `out[i]` = the offset of `values[i]` (as long; a multiple of the path's lanes).
-    fn part(&mut self, values: &[u64], out: &mut [u64]);
-    /// The fold of the values since the last take.
+    fn part(&mut self, values: &[T], out: &mut [u64]);
+    /// The fold of the values since the last take (a chunk's end).
     fn take(&mut self) -> Fold;
+    /// `out[i]` = the offset of `values[i]`, one value at a time (a chunk's ragged tail),
+    /// folded into the fold `take` gives next.
+    fn tail(&mut self, values: &[T], out: &mut [u64]);
 }
 
-/// The values a pipeline's kernel computes between two adds of the chunk before.
+/// The values a pipeline's kernel computes between two adds of the chunk before, unless the
+/// kernel says otherwise ([`Kernel::PART`]).
 pub(crate) const PART: usize = 8;
 /// The pipeline's chunk (two buffers of it: 2 KiB).
 const PIPE: usize = 128;
@@ -280,15 +278,69 @@ impl Kernel for Portable<'_> {
     fn take(&mut self) -> Fold {
         core::mem::replace(&mut self.fold, Fold::NONE)
     }
+
+    #[inline(always)]
+    fn tail(&mut self, values: &[u64], out: &mut [u64]) {
+        self.part(values, out);
+    }
 }
 
-/// A chunk's offsets: its whole parts with `kernel`, the rest the portable way.
+/// A vector path's offsets of `u64`s, a multiple of its lanes at a time, their fold kept
+/// until taken: a [`Kernel`] once [`Tailed`] gives it the portable way for ragged tails.
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", not(miri)),
+        all(target_arch = "aarch64", target_feature = "neon", not(miri))
+    )),
+    allow(dead_code)
+)]
+pub(crate) trait Lanes {
+    /// `out[i]` = the offset of `values[i]` (as long; a multiple of the path's lanes).
+    fn part(&mut self, values: &[u64], out: &mut [u64]);
+    /// The fold of the values since the last take.
+    fn take(&mut self) -> Fold;
+}
+
+/// A vector kernel of `u64`s whose ragged tails go the portable way (their fold kept until
+/// the next take).
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", not(miri)),
+        all(target_arch = "aarch64", target_feature = "neon", not(miri))
+    )),
+    allow(dead_code)
+)]
+pub(crate) struct Tailed<'a, K> {
+    pub(crate) kernel: K,
+    pub(crate) offsets: &'a Offsets,
+    pub(crate) fold: Fold,
+}
+
+impl<K: Lanes> Kernel for Tailed<'_, K> {
+    #[inline(always)]
+    fn part(&mut self, values: &[u64], out: &mut [u64]) {
+        self.kernel.part(values, out);
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Fold {
+        let tail = core::mem::replace(&mut self.fold, Fold::NONE);
+        self.kernel.take().and(tail)
+    }
+
+    #[inline(always)]
+    fn tail(&mut self, values: &[u64], out: &mut [u64]) {
+        self.fold = self.fold.and(self.offsets.fill_portable(values, out));
+    }
+}
+
+/// A chunk's offsets: its whole parts with `kernel`, the rest one at a time.
 #[inline(always)]
-fn fill_chunk<K: Kernel>(o: &Offsets, kernel: &mut K, values: &[u64], out: &mut [u64]) -> Fold {
-    let whole = values.len() / PART * PART;
+fn fill_chunk<T, K: Kernel<T>>(kernel: &mut K, values: &[T], out: &mut [u64]) -> Fold {
+    let whole = values.len() / K::PART * K::PART;
     kernel.part(&values[..whole], &mut out[..whole]);
-    let tail = o.fill_portable(&values[whole..], &mut out[whole..]);
-    kernel.take().and(tail)
+    kernel.tail(&values[whole..], &mut out[whole..]);
+    kernel.take()
 }
 
 /// The offsets of `values` with `kernel`, given to `sink` a chunk at a time, pipelined: the
@@ -296,36 +348,31 @@ fn fill_chunk<K: Kernel>(o: &Offsets, kernel: &mut K, values: &[u64], out: &mut 
 /// before, so that the kernel's vector work overlaps the adds' cache misses (one pass of
 /// offsets, then one of adds, leaves each waiting on the other).
 #[inline(always)]
-pub(crate) fn pipeline<K: Kernel, S: Sink>(
-    o: &Offsets,
-    kernel: &mut K,
-    values: &[u64],
-    sink: &mut S,
-) {
+pub(crate) fn pipeline<T, K: Kernel<T>, S: Sink<T>>(kernel: &mut K, values: &[T], sink: &mut S) {
     let (mut a, mut b) = ([0u64; PIPE], [0u64; PIPE]);
     let mut chunks = values.chunks(PIPE);
     let Some(mut prev) = chunks.next() else {
         return;
     };
-    let mut fold = fill_chunk(o, kernel, prev, &mut a[..prev.len()]);
+    let mut fold = fill_chunk(kernel, prev, &mut a[..prev.len()]);
     let (mut done, mut next) = (&mut a, &mut b);
     // Every chunk but the last is `PIPE` long: `prev` and `done` here are.
     for chunk in chunks {
         sink.fold(&fold);
-        let whole = chunk.len() / PART * PART;
+        let part = K::PART;
+        let whole = chunk.len() / part * part;
         let (out, out_tail) = next[..chunk.len()].split_at_mut(whole);
         let parts = chunk[..whole]
-            .chunks_exact(PART)
-            .zip(out.chunks_exact_mut(PART));
-        let before = prev.chunks_exact(PART).zip(done.chunks_exact(PART));
+            .chunks_exact(part)
+            .zip(out.chunks_exact_mut(part));
+        let before = prev.chunks_exact(part).zip(done.chunks_exact(part));
         for ((v, out), (pv, po)) in parts.zip(before) {
             kernel.part(v, out);
             sink.add(pv, po);
         }
         sink.add(&prev[whole..], &done[whole..prev.len()]);
-        fold = kernel
-            .take()
-            .and(o.fill_portable(&chunk[whole..], out_tail));
+        kernel.tail(&chunk[whole..], out_tail);
+        fold = kernel.take();
         core::mem::swap(&mut done, &mut next);
         prev = chunk;
     }
@@ -362,54 +409,6 @@ impl Fold {
             lo: self.lo.min(other.lo),
             hi: self.hi.max(other.hi),
         }
-    }
-}
-
-/// The float histogram's gates of a batch ([`crate::float::FloatHistogram`]'s single-writer
-/// record): per sign (positive, negative), the magnitudes (bits without the sign) its common
-/// path takes whole, each bound at most `i64::MAX` so that a signed compare decides (an
-/// empty gate, `(u64::MAX, 0)`, becomes `(i64::MAX, 0)`: still empty, as a magnitude of
-/// `i64::MAX` is a NaN's).
-#[cfg(picollo_float)]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Gates {
-    lo: [u64; 2],
-    hi: [u64; 2],
-}
-
-#[cfg(picollo_float)]
-impl Gates {
-    pub(crate) fn new(lo: [u64; 2], hi: [u64; 2]) -> Gates {
-        let top = i64::MAX as u64;
-        Gates {
-            lo: lo.map(|b| b.min(top)),
-            hi: hi.map(|b| b.min(top)),
-        }
-    }
-
-    /// `out[i]` = 0 where `values[i]`'s magnitude lies in its sign's gate, else nonzero; on
-    /// `path` where this CPU runs it (else the portable path).
-    pub(crate) fn fill(&self, path: BatchPath, values: &[f64], out: &mut [u64]) {
-        debug_assert_eq!(values.len(), out.len());
-        if path != BatchPath::Portable && path.available() {
-            return vector::gates(self, path, values, out);
-        }
-        self.fill_portable(values, out);
-    }
-
-    pub(crate) fn fill_portable(&self, values: &[f64], out: &mut [u64]) {
-        for (o, &x) in out.iter_mut().zip(values) {
-            *o = self.one(x);
-        }
-    }
-
-    /// 0 where `x`'s magnitude lies in its sign's gate, else 1.
-    #[inline(always)]
-    pub(crate) fn one(&self, x: f64) -> u64 {
-        let bits = x.to_bits();
-        let sign = (bits >> 63) as usize;
-        let magnitude = bits & !(1 << 63);
-        u64::from(magnitude < self.lo[sign] || magnitude > self.hi[sign])
     }
 }
 

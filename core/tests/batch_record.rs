@@ -357,6 +357,71 @@ fn every_batch_path_counts_doubles_as_record_does() {
     }
 }
 
+/// The float batch at lengths around its vectors, parts, words and chunks (8, 32, 64 and 128
+/// values),
+/// into fresh histograms (every gate empty: the batch's own records open them) and into ones
+/// already holding values with some buckets brought within 3 of full (so that the batch
+/// saturates them): each path as `record` of each value in turn.
+#[test]
+fn the_float_batch_at_every_length_counts_as_record_does() {
+    const LENGTHS: [usize; 16] = [
+        0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 385, 1_001,
+    ];
+    let mut rng = SplitMix64(0xF1_0A7B);
+    let mut all = doubles(&mut rng, 1_001);
+    // The specials and powers of two spread among the drawn values.
+    for i in (1..all.len()).rev() {
+        all.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut saturated = 0;
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        for storage in [FloatStorage::Dense, FloatStorage::Sparse] {
+            let config = FloatConfig::new()
+                .with_relative_error(0.01)
+                .with_range(1e-12, 1e12)
+                .with_mode(mode)
+                .with_storage(storage);
+            for (n, filled) in LENGTHS.into_iter().flat_map(|n| [(n, false), (n, true)]) {
+                let vs = &all[..n];
+                let start = || {
+                    let h = FloatHistogram::<u32>::new(config).unwrap();
+                    if filled {
+                        [1.5, -2.5e-3, 7e5].into_iter().for_each(|x| h.record(x));
+                        vs.iter()
+                            .step_by(5)
+                            .for_each(|&x| h.record_n(x, u64::from(u32::MAX - 3)));
+                    }
+                    h
+                };
+                // The interlocked mode's sum is a running one per stripe, the stripe picked
+                // by the stack's address: the batch's may group the terms otherwise, and
+                // round otherwise. The single writer's is exact.
+                let seen = |h: &FloatHistogram<u32>| {
+                    let mut s = float_seen(h);
+                    if mode == FloatMode::Interlocked {
+                        s.2 = 0;
+                    }
+                    s
+                };
+                let want = start();
+                vs.iter().for_each(|&x| want.record(x));
+                let want = seen(&want);
+                saturated += u32::from(want.1[6] > 0);
+                for path in paths() {
+                    let got = start();
+                    got.record_many_on(path, vs);
+                    let why = format!("{config:?} {path:?} {n} {filled}");
+                    assert!(seen(&got) == want, "{why}");
+                }
+            }
+        }
+    }
+    assert!(
+        saturated > 0,
+        "no bucket saturated: that step went untested"
+    );
+}
+
 /// `PICOLLO_RECORD_PATH` forces the path (the portable one where it names a path this CPU
 /// lacks): this test runs itself again as a child process with each name, and the child
 /// checks the choice.

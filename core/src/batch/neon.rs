@@ -6,9 +6,7 @@
 
 use core::arch::aarch64::*;
 
-#[cfg(picollo_float)]
-use super::Gates;
-use super::{BatchPath, Fold, Kernel, Offsets, Sink};
+use super::{BatchPath, Fold, Lanes, Offsets, Sink, Tailed};
 
 /// Whether this CPU runs `path`: the portable path and NEON (the module is compiled only
 /// where the target has NEON).
@@ -20,8 +18,15 @@ pub(super) fn available(path: BatchPath) -> bool {
 /// ([`super::pipeline`]).
 pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], sink: &mut S) {
     match path {
-        BatchPath::Neon => super::pipeline(o, &mut Neon::new(o), values, sink),
-        _ => super::pipeline(o, &mut o.portable(), values, sink),
+        BatchPath::Neon => {
+            let mut kernel = Tailed {
+                kernel: Neon::new(o),
+                offsets: o,
+                fold: Fold::NONE,
+            };
+            super::pipeline(&mut kernel, values, sink)
+        }
+        _ => super::pipeline(&mut o.portable(), values, sink),
     }
 }
 
@@ -103,7 +108,7 @@ fn leading_zeros(x: uint64x2_t) -> uint64x2_t {
     }
 }
 
-impl Kernel for Neon {
+impl Lanes for Neon {
     /// `values` is a multiple of [`STEP`] long (the pipeline's parts are).
     #[inline(always)]
     fn part(&mut self, values: &[u64], out: &mut [u64]) {
@@ -142,34 +147,4 @@ impl Kernel for Neon {
         }
         fold
     }
-}
-
-/// The gates of `values` into `out` on `path` (see [`Gates::fill`]): NEON two values a
-/// register, each lane's sign picking its gate and two signed compares (bounds and
-/// magnitudes are at most `i64::MAX`) saying whether the magnitude is outside; the odd
-/// value last the portable way.
-#[cfg(picollo_float)]
-pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64]) {
-    if path != BatchPath::Neon {
-        return g.fill_portable(values, out);
-    }
-    let whole = values.len() / 2 * 2;
-    let ((body, tail), (out_body, out_tail)) = (values.split_at(whole), out.split_at_mut(whole));
-    // SAFETY: the target has NEON (this module is compiled only there); `x2` holds 2
-    // readable `f64`s (a `u64`'s size and alignment) and `o2` 2 writable `u64`s.
-    unsafe {
-        let magnitude_bits = vdupq_n_s64(i64::MAX);
-        let (lo_pos, lo_neg) = (vdupq_n_s64(g.lo[0] as i64), vdupq_n_s64(g.lo[1] as i64));
-        let (hi_pos, hi_neg) = (vdupq_n_s64(g.hi[0] as i64), vdupq_n_s64(g.hi[1] as i64));
-        for (x2, o2) in body.chunks_exact(2).zip(out_body.chunks_exact_mut(2)) {
-            let bits = vld1q_s64(x2.as_ptr().cast());
-            let negative = vcltzq_s64(bits);
-            let magnitude = vandq_s64(bits, magnitude_bits);
-            let lo = vbslq_s64(negative, lo_neg, lo_pos);
-            let hi = vbslq_s64(negative, hi_neg, hi_pos);
-            let outside = vorrq_u64(vcgtq_s64(lo, magnitude), vcgtq_s64(magnitude, hi));
-            vst1q_u64(o2.as_mut_ptr(), outside);
-        }
-    }
-    g.fill_portable(tail, out_tail);
 }

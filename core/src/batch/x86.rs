@@ -4,9 +4,7 @@
 
 use core::arch::x86_64::*;
 
-#[cfg(picollo_float)]
-use super::Gates;
-use super::{BatchPath, Fold, Kernel, Offsets, Sink};
+use super::{BatchPath, Fold, Lanes, Offsets, Sink, Tailed};
 
 /// Whether this CPU runs `path` (a vector path).
 pub(super) fn available(path: BatchPath) -> bool {
@@ -47,23 +45,6 @@ fn has_avx512() -> bool {
 #[cfg(feature = "std")]
 extern crate std;
 
-/// A value slice and its output cut where the last whole vector of `path`'s lanes ends
-/// (8 for AVX-512, else 4): the body goes the vector way, the tail the portable way.
-#[cfg(picollo_float)]
-type Cut<'a, T> = ((&'a [T], &'a mut [u64]), (&'a [T], &'a mut [u64]));
-
-#[cfg(picollo_float)]
-fn split<'a, T>(path: BatchPath, values: &'a [T], out: &'a mut [u64]) -> Cut<'a, T> {
-    let lanes = match path {
-        BatchPath::Avx512 => 8,
-        _ => 4,
-    };
-    let whole = values.len() / lanes * lanes;
-    let (body, tail) = values.split_at(whole);
-    let (out_body, out_tail) = out.split_at_mut(whole);
-    ((body, out_body), (tail, out_tail))
-}
-
 /// The offsets of `values` on `path`, which this CPU runs, given to `sink` a chunk at a
 /// time ([`super::pipeline`]); the tail shorter than a vector goes the portable way.
 pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], sink: &mut S) {
@@ -73,7 +54,7 @@ pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], si
         #[cfg(picollo_avx512)]
         // SAFETY: the caller found AVX-512F and CD on this CPU (`available`).
         BatchPath::Avx512 => unsafe { pipeline_avx512(o, values, sink) },
-        _ => super::pipeline(o, &mut o.portable(), values, sink),
+        _ => super::pipeline(&mut o.portable(), values, sink),
     }
 }
 
@@ -84,8 +65,13 @@ pub(super) fn pipeline<S: Sink>(o: &Offsets, path: BatchPath, values: &[u64], si
 #[target_feature(enable = "avx2")]
 unsafe fn pipeline_avx2<S: Sink>(o: &Offsets, values: &[u64], sink: &mut S) {
     // SAFETY: the CPU has AVX2 (this function's contract).
-    let mut kernel = unsafe { Avx2::new(o) };
-    super::pipeline(o, &mut kernel, values, sink);
+    let kernel = unsafe { Avx2::new(o) };
+    let mut kernel = Tailed {
+        kernel,
+        offsets: o,
+        fold: Fold::NONE,
+    };
+    super::pipeline(&mut kernel, values, sink);
 }
 
 /// [`super::pipeline`] with [`Avx512`]'s offsets, inlined where AVX-512 is on.
@@ -97,8 +83,13 @@ unsafe fn pipeline_avx2<S: Sink>(o: &Offsets, values: &[u64], sink: &mut S) {
 #[target_feature(enable = "avx512f,avx512cd")]
 unsafe fn pipeline_avx512<S: Sink>(o: &Offsets, values: &[u64], sink: &mut S) {
     // SAFETY: the CPU has AVX-512F and CD (this function's contract).
-    let mut kernel = unsafe { Avx512::new(o) };
-    super::pipeline(o, &mut kernel, values, sink);
+    let kernel = unsafe { Avx512::new(o) };
+    let mut kernel = Tailed {
+        kernel,
+        offsets: o,
+        fold: Fold::NONE,
+    };
+    super::pipeline(&mut kernel, values, sink);
 }
 
 /// Four values a vector with AVX2. `⌊log2 x⌋` of `x = v | fine` (never 0) from a double's
@@ -172,7 +163,7 @@ impl Avx2 {
     }
 }
 
-impl Kernel for Avx2 {
+impl Lanes for Avx2 {
     #[inline(always)]
     fn part(&mut self, values: &[u64], out: &mut [u64]) {
         for (v4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
@@ -243,7 +234,7 @@ impl Avx512 {
 
 #[cfg(picollo_avx512)]
 #[allow(clippy::incompatible_msrv)]
-impl Kernel for Avx512 {
+impl Lanes for Avx512 {
     #[inline(always)]
     fn part(&mut self, values: &[u64], out: &mut [u64]) {
         for (v8, o8) in values.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
@@ -276,89 +267,5 @@ impl Kernel for Avx512 {
             self.hi = _mm512_setzero_si512();
             fold
         }
-    }
-}
-
-/// The gates of `values` into `out` on `path`, which this CPU runs (see [`Gates::fill`]).
-#[cfg(picollo_float)]
-pub(super) fn gates(g: &Gates, path: BatchPath, values: &[f64], out: &mut [u64]) {
-    let ((body, out_body), (tail, out_tail)) = split(path, values, out);
-    match path {
-        // SAFETY: the caller found AVX2 on this CPU (`available`); the slices are as long
-        // as each other, and the function reads and writes within them.
-        BatchPath::Avx2 => unsafe { gates_avx2(g, body, out_body) },
-        #[cfg(picollo_avx512)]
-        // SAFETY: the caller found AVX-512F on this CPU (`available`); as above.
-        BatchPath::Avx512 => unsafe { gates_avx512(g, body, out_body) },
-        _ => g.fill_portable(body, out_body),
-    }
-    g.fill_portable(tail, out_tail);
-}
-
-/// Four values a vector: each lane's sign picks its gate, two signed compares (bounds and
-/// magnitudes are at most `i64::MAX`) say whether the magnitude is outside.
-///
-/// # Safety
-/// The CPU has AVX2; `out` is as long as `values`, a multiple of 4.
-#[cfg(picollo_float)]
-#[target_feature(enable = "avx2")]
-unsafe fn gates_avx2(g: &Gates, values: &[f64], out: &mut [u64]) {
-    let magnitude_bits = _mm256_set1_epi64x(i64::MAX);
-    let (lo_pos, lo_neg) = (
-        _mm256_set1_epi64x(g.lo[0] as i64),
-        _mm256_set1_epi64x(g.lo[1] as i64),
-    );
-    let (hi_pos, hi_neg) = (
-        _mm256_set1_epi64x(g.hi[0] as i64),
-        _mm256_set1_epi64x(g.hi[1] as i64),
-    );
-    for (x4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
-        // SAFETY: `x4` holds 4 readable `f64`s (unaligned load).
-        let bits = unsafe { _mm256_loadu_si256(x4.as_ptr().cast()) };
-        let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-        let magnitude = _mm256_and_si256(bits, magnitude_bits);
-        let lo = _mm256_blendv_epi8(lo_pos, lo_neg, negative);
-        let hi = _mm256_blendv_epi8(hi_pos, hi_neg, negative);
-        let outside = _mm256_or_si256(
-            _mm256_cmpgt_epi64(lo, magnitude),
-            _mm256_cmpgt_epi64(magnitude, hi),
-        );
-        // SAFETY: `o4` holds 4 writable `u64`s (unaligned store).
-        unsafe { _mm256_storeu_si256(o4.as_mut_ptr().cast(), outside) };
-    }
-}
-
-/// Eight values a vector, as [`gates_avx2`] with mask registers.
-///
-/// # Safety
-/// The CPU has AVX-512F; `out` is as long as `values`, a multiple of 8.
-#[cfg(picollo_float)]
-// Compiled only where the compiler has them (`picollo_avx512`: Rust 1.89 or later).
-#[cfg(picollo_avx512)]
-#[allow(clippy::incompatible_msrv)]
-#[target_feature(enable = "avx512f")]
-unsafe fn gates_avx512(g: &Gates, values: &[f64], out: &mut [u64]) {
-    let magnitude_bits = _mm512_set1_epi64(i64::MAX);
-    let (lo_pos, lo_neg) = (
-        _mm512_set1_epi64(g.lo[0] as i64),
-        _mm512_set1_epi64(g.lo[1] as i64),
-    );
-    let (hi_pos, hi_neg) = (
-        _mm512_set1_epi64(g.hi[0] as i64),
-        _mm512_set1_epi64(g.hi[1] as i64),
-    );
-    let ones = _mm512_set1_epi64(-1);
-    for (x8, o8) in values.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
-        // SAFETY: `x8` holds 8 readable `f64`s (unaligned load).
-        let bits = unsafe { _mm512_loadu_si512(x8.as_ptr().cast()) };
-        let negative = _mm512_cmplt_epi64_mask(bits, _mm512_setzero_si512());
-        let magnitude = _mm512_and_si512(bits, magnitude_bits);
-        let lo = _mm512_mask_blend_epi64(negative, lo_pos, lo_neg);
-        let hi = _mm512_mask_blend_epi64(negative, hi_pos, hi_neg);
-        let outside =
-            _mm512_cmpgt_epi64_mask(lo, magnitude) | _mm512_cmpgt_epi64_mask(magnitude, hi);
-        let words = _mm512_maskz_mov_epi64(outside, ones);
-        // SAFETY: `o8` holds 8 writable `u64`s (unaligned store).
-        unsafe { _mm512_storeu_si512(o8.as_mut_ptr().cast(), words) };
     }
 }

@@ -239,15 +239,21 @@ impl FloatShape {
         (magnitude_bits >> self.normal_shift) as usize
     }
 
+    /// The right shift of a normal magnitude's bits that [`FloatShape::shifted_normal`]
+    /// takes (`52 − log2(buckets_per_octave)`: at least 1).
+    pub(crate) fn normal_shift(&self) -> u32 {
+        self.normal_shift
+    }
+
+    /// `buckets_per_octave − 1` (a normal magnitude's place in its octave's sparse block is its
+    /// [`FloatShape::shifted_normal`] and-ed with this).
+    pub(crate) fn normal_mask(&self) -> usize {
+        self.normal_mask
+    }
+
     /// See [`FloatShape::shifted_normal`].
     pub(crate) fn normal_base(&self) -> usize {
         self.normal_base
-    }
-
-    /// A normal magnitude's place in its octave's sparse block (bits without the sign).
-    #[inline(always)]
-    pub(crate) fn place_of_normal(&self, magnitude_bits: u64) -> usize {
-        (magnitude_bits >> self.normal_shift) as usize & self.normal_mask
     }
 
     /// The bucket of magnitudes at storage offset `offset < len()`.

@@ -4,13 +4,16 @@ use super::cells::Cells;
 use super::config::{FloatConfig, FloatShape, Writers};
 use super::octaves::CHUNK;
 use super::sum::{WideSum, DOWN};
-use crate::batch::{BatchPath, Gates, CHUNK as BATCH};
+use crate::batch::float::{Gates, Tickets};
+use crate::batch::BatchPath;
 use crate::concurrent::{
     add_n_atomic, add_n_plain, increment_atomic, increment_plain, settle, AtomicCounter, Cell64,
     Mode, Version,
 };
 use crate::config::{ConfigError, ValueSelection};
-use core::sync::atomic::Ordering;
+use batch::{Gated, Side};
+
+mod batch;
 
 /// Indices of the counts kept beside the buckets.
 pub(crate) const ZERO: usize = 0;
@@ -101,42 +104,19 @@ struct Hot<C: AtomicCounter> {
     /// thread) still takes only magnitudes of the range.
     gate_lo: Cell64,
     gate_hi: Cell64,
-    /// The sign's first dense cell less `shape.normal_base()` cells, so that a normal
-    /// magnitude's cell is at this plus `shape.shifted_normal(bits)` (wrapping arithmetic:
-    /// the pointer itself may lie outside the cells); null when sparse.
-    dense: *const C::Atomic,
-    /// The sign's [`Cells::sparse_biased_blocks`] (null when dense).
-    blocks: *const core::sync::atomic::AtomicPtr<C::Atomic>,
-    /// The sign's exact sums: [`super::octaves::OctaveSums::flat_biased_base`] beside
-    /// dense cells, [`super::octaves::OctaveSums::chunk_directory`] beside sparse ones
-    /// (null in the interlocked mode, whose gates stay empty).
-    sums: *const Cell64,
-    sum_chunks: *const core::sync::atomic::AtomicPtr<Cell64>,
+    /// Where the sign's counts and sums are.
+    side: Side<C>,
 }
 
 impl<C: AtomicCounter> Hot<C> {
     fn new(cells: &Cells<C>, shape: FloatShape) -> Self {
-        let dense = cells.dense_ptr();
         Hot {
             gate_lo: u64::new_cell(u64::MAX),
             gate_hi: u64::new_cell(0),
-            dense: if dense.is_null() {
-                dense
-            } else {
-                dense.wrapping_add(shape.normal_base())
-            },
-            blocks: cells.sparse_biased_blocks(),
-            sums: cells.sums().flat_biased_base(),
-            sum_chunks: cells.sums().chunk_directory(),
+            side: Side::new(cells, shape),
         }
     }
 }
-
-// SAFETY: the pointers are into the heap storage of the histogram's own `Cells` (atomics,
-// `Send` and `Sync`), alive and unmoved as long as the histogram.
-unsafe impl<C: AtomicCounter> Send for Hot<C> {}
-// SAFETY: as above.
-unsafe impl<C: AtomicCounter> Sync for Hot<C> {}
 
 /// The running sums beside the exact ones and the extremes, as bits of doubles in atomic
 /// cells.
@@ -272,44 +252,12 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     #[inline(always)]
     unsafe fn record_gated(&self, x: f64) -> bool {
         let bits = x.to_bits();
-        let magnitude = bits & !SIGN;
-        let hot = &self.hot[(bits >> 63) as usize];
-        let e = (magnitude >> 52) as usize;
-        let (cell, lo) = if hot.dense.is_null() {
-            // SAFETY: a magnitude in the gate is normal and in the range, so the slot
-            // of its exponent is in the block directory (`sparse_biased_blocks`).
-            let block = unsafe { &*hot.blocks.wrapping_add(e) }.load(Ordering::Acquire);
-            if block.is_null() {
-                return false;
-            }
-            // SAFETY: the chunk directory covers every exponent; a block is published
-            // after its exponent's chunk of sums (`Cells::make_block`), and the Acquire
-            // load above makes that chunk visible: it is made, `2·CHUNK` words alive as
-            // long as the cells. A made block is the octave's `buckets_per_octave`
-            // cells, published with Release after they were made; the place is below
-            // that.
-            unsafe {
-                let chunk = (*hot.sum_chunks.add(e / CHUNK)).load(Ordering::Relaxed);
-                debug_assert!(!chunk.is_null());
-                (
-                    &*block.add(self.shape.place_of_normal(magnitude)),
-                    chunk.add(2 * (e % CHUNK)) as *const Cell64,
-                )
-            }
-        } else {
-            let cell = hot.dense.wrapping_add(self.shape.shifted_normal(magnitude));
-            // SAFETY: a magnitude in the gate is normal and in the range, so its
-            // storage offset is below `shape.len()`, the dense cells' length, and
-            // `cell` is that offset's cell (see `Hot::dense`).
-            (unsafe { &*cell }, hot.sums.wrapping_add(2 * e))
-        };
-        if increment_plain::<C>(cell) == 0 {
-            // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
-            // (flat sums cover the range's exponents).
-            unsafe { super::octaves::add_significand(lo, magnitude) };
-            return true;
-        }
-        false
+        let side = &self.hot[(bits >> 63) as usize].side;
+        let key = self.shape.shifted_normal(bits & !SIGN);
+        let mask = self.shape.normal_mask();
+        // SAFETY: the magnitude was in its sign's gate (this function's contract); the
+        // mask is the shape's.
+        unsafe { side.add(bits, key, mask, side.dense.is_null()) }
     }
 
     /// Any record, in either mode: special values, full buckets, unallocatable blocks.
@@ -441,33 +389,36 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     }
 
     /// Count every value of `values`, as many [`FloatHistogram::record`]s would: which
-    /// values the common path takes whole (each sign's gate) decided a vector at a time on
-    /// [`BatchPath::chosen`], then each counted.
+    /// values the common path takes whole (each sign's gate), and where, decided a vector
+    /// at a time on [`BatchPath::chosen`] and pipelined with the counts.
     pub fn record_many(&self, values: &[f64]) {
         self.record_many_on(BatchPath::chosen(), values);
     }
 
     /// [`FloatHistogram::record_many`] on `path` (the portable one where this CPU lacks
     /// it). The gates are read once per chunk of values: a value the chunk's record widened
-    /// the gate for takes the general path, which counts it the same.
+    /// the gate for takes the general path, which counts it the same. The interlocked
+    /// mode's gates stay empty: its values all take the general path.
     pub fn record_many_on(&self, path: BatchPath, values: &[f64]) {
-        let mut outside = [0u64; BATCH];
-        for chunk in values.chunks(BATCH) {
-            let out = &mut outside[..chunk.len()];
-            let load = |k: usize| {
-                [
-                    u64::load(&self.hot[k].gate_lo),
-                    u64::load(&self.hot[k].gate_hi),
-                ]
-            };
-            let (pos, neg) = (load(0), load(1));
-            Gates::new([pos[0], neg[0]], [pos[1], neg[1]]).fill(path, chunk, out);
-            for (&x, &o) in chunk.iter().zip(out.iter()) {
-                // SAFETY: `o == 0`: `x`'s magnitude was in its sign's gate when read above.
-                if !(o == 0 && unsafe { self.record_gated(x) }) {
-                    self.record_general(x);
-                }
-            }
+        if self.shape.writers() != Writers::One {
+            return values.iter().for_each(|&x| self.record_general(x));
+        }
+        let tickets = Tickets {
+            read: || {
+                let [pos, neg] = &self.hot;
+                let lo = [u64::load(&pos.gate_lo), u64::load(&neg.gate_lo)];
+                Gates::new(lo, [u64::load(&pos.gate_hi), u64::load(&neg.gate_hi)])
+            },
+            shift: self.shape.normal_shift(),
+        };
+        let (sides, mask) = (
+            self.hot.each_ref().map(|h| h.side),
+            self.shape.normal_mask(),
+        );
+        if sides[0].dense.is_null() {
+            tickets.pipeline(path, values, &mut Gated::<C, true>::new(self, sides, mask));
+        } else {
+            tickets.pipeline(path, values, &mut Gated::<C, false>::new(self, sides, mask));
         }
     }
 
