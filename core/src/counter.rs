@@ -15,6 +15,12 @@ pub trait Counter: Copy + Default + Eq + Ord + core::fmt::Debug + Send + Sync + 
     const MAX: Self;
     /// Width in bytes (4 or 8), for footprints and the C ABI.
     const BYTES: usize;
+    /// Where counting one record at a time cannot fill a bucket in any process's life:
+    /// a count left below this by any other write needs at least this many more records
+    /// to reach [`Counter::MAX`] (`u64`: 2^63, 292 years at a record a nanosecond; 0 for
+    /// `u32`, which one hot bucket fills in seconds). Below it a single record's add is
+    /// not tested for a full bucket ([`crate::Histogram::record`]).
+    const UNFILLED_BELOW: u64;
 
     /// `self + 1`, wrapping.
     fn increment(self) -> Self;
@@ -40,11 +46,12 @@ pub trait Counter: Copy + Default + Eq + Ord + core::fmt::Debug + Send + Sync + 
 }
 
 macro_rules! impl_counter {
-    ($t:ty, $sum:path) => {
+    ($t:ty, $sum:path, $room:expr) => {
         impl Counter for $t {
             const ZERO: Self = 0;
             const MAX: Self = <$t>::MAX;
             const BYTES: usize = core::mem::size_of::<$t>();
+            const UNFILLED_BELOW: u64 = $room;
 
             #[inline(always)]
             fn increment(self) -> Self {
@@ -95,8 +102,8 @@ macro_rules! impl_counter {
     };
 }
 
-impl_counter!(u32, crate::sum::sum_u32);
-impl_counter!(u64, crate::sum::sum_u64);
+impl_counter!(u32, crate::sum::sum_u32, 0);
+impl_counter!(u64, crate::sum::sum_u64, 1 << 63);
 
 /// Where a view reads its counts: a slice of counters (a histogram's own storage or a
 /// copy), or a concurrent histogram's live cells (`concurrent::Cells`, read in place).

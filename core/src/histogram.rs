@@ -31,6 +31,11 @@ pub struct Histogram<C: Counter, S, const EXACT: bool = false> {
     counts: S,
     /// The exact extremes, kept when `EXACT` ([`Histogram::with_exact_extremes`]).
     extremes: Extremes,
+    /// Whether every count was below [`Counter::UNFILLED_BELOW`] after its last write
+    /// other than a single record (never for `u32`): no record can then find its bucket
+    /// full, and [`Histogram::record`] does not test for it. Every other write keeps it
+    /// (an add of `n`, a merge, a decode, a reset).
+    unfilled: bool,
     _counter: PhantomData<C>,
 }
 
@@ -72,7 +77,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
     pub fn from_shape(shape: Shape, mut storage: S) -> Result<Self, ConfigError> {
         shape.check_len(storage.as_ref().len())?;
         storage.as_mut().fill(C::ZERO);
-        Ok(Self::over(shape.for_this_cpu(), storage))
+        Ok(Self::over(shape.for_this_cpu(), storage, Self::ZEROED))
     }
 
     /// The same histogram keeping the exact smallest and largest value recorded in its
@@ -94,20 +99,42 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Histogram<C, S> {
             resets: self.resets,
             counts: self.counts,
             extremes: Extremes::NONE,
+            unfilled: self.unfilled,
             _counter: PhantomData,
         }
     }
 }
 
 impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, EXACT> {
-    const fn over(shape: Shape, counts: S) -> Self {
+    /// `unfilled` for storage holding only zeroes.
+    const ZEROED: bool = C::UNFILLED_BELOW > 0;
+
+    /// A histogram over `counts`; `unfilled` as the field says (true only where they are
+    /// known to be below [`Counter::UNFILLED_BELOW`]).
+    const fn over(shape: Shape, counts: S, unfilled: bool) -> Self {
         Histogram {
             shape,
             outside: [0; 3],
             resets: 0,
             counts,
             extremes: Extremes::NONE,
+            unfilled,
             _counter: PhantomData,
+        }
+    }
+
+    /// Whether a single record must test for a full bucket (see `unfilled`): a constant
+    /// for `u32`.
+    #[inline(always)]
+    fn may_fill(&self) -> bool {
+        !(Self::ZEROED && self.unfilled)
+    }
+
+    /// Note a count left at `n` by a write other than a single record.
+    #[inline(always)]
+    fn note_written(&mut self, n: u64) {
+        if n >= C::UNFILLED_BELOW {
+            self.unfilled = false;
         }
     }
 
@@ -117,16 +144,18 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         // Values below the first bucket wrap to huge offsets, so one compare catches both
         // ends of the range.
         let offset = self.shape.fast_offset(v);
+        let may_fill = self.may_fill();
         match self.counts.as_mut().get_mut(offset) {
             Some(c) => {
                 if EXACT {
                     self.extremes.note(v);
                 }
-                // One add to memory, its own flags tested (`inc` and a branch): a full
-                // bucket wraps to zero there and is put back to MAX at once, the record
-                // counted as saturated. Nothing reads the zero (`&mut self`).
+                // One add to memory, its own flags tested (`inc` and a branch) unless no
+                // bucket can be full: a full bucket wraps to zero there and is put back
+                // to MAX at once, the record counted as saturated. Nothing reads the zero
+                // (`&mut self`).
                 *c = c.increment();
-                if *c == C::ZERO {
+                if may_fill && *c == C::ZERO {
                     *c = C::MAX;
                     self.saturate_one();
                 }
@@ -180,6 +209,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
             Some(c) => {
                 let (sum, excess) = c.saturating_add_u64(n);
                 *c = sum;
+                self.note_written(sum.to_u64());
                 if excess != 0 {
                     self.outside[SAT] = self.outside[SAT].saturating_add(excess);
                 }
@@ -231,6 +261,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// Clear every count (buckets, underflow, overflow, saturated) and the exact extremes.
     pub fn reset(&mut self) {
         self.counts.as_mut().fill(C::ZERO);
+        self.unfilled = Self::ZEROED;
         self.outside = [0; 3];
         self.extremes = Extremes::NONE;
         self.resets = self.resets.wrapping_add(1);
@@ -303,7 +334,9 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// each bucket saturating as `record_n` does (see [`crate::merge::add_counts`]), then the
     /// view's outside counts.
     fn add_same_buckets<C2: Counter>(&mut self, other: &View<'_, C2>) {
-        let excess = crate::merge::add_counts(self.counts.as_mut(), other.counts());
+        let (excess, largest) = crate::merge::add_counts(self.counts.as_mut(), other.counts());
+        // Every sum is below twice the largest count added to or added.
+        self.note_written(largest.saturating_mul(2));
         self.outside[SAT] = self.outside[SAT].saturating_add(excess);
         self.add_outside(other.outside());
     }
@@ -339,9 +372,17 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
         Ok(())
     }
 
-    /// Mutable access to the raw counters, for snapshot refreshes.
-    pub(crate) fn counts_mut(&mut self) -> &mut [C] {
-        self.counts.as_mut()
+    /// `f` with mutable access to the raw counters (a snapshot's refresh, a decode),
+    /// after which `unfilled` is found again from the counts.
+    pub(crate) fn with_counts_mut<R>(&mut self, f: impl FnOnce(&mut [C]) -> R) -> R {
+        let result = f(self.counts.as_mut());
+        self.unfilled = Self::ZEROED && Self::all_unfilled(self.counts.as_ref());
+        result
+    }
+
+    /// Whether every count of `counts` is below [`Counter::UNFILLED_BELOW`].
+    fn all_unfilled(counts: &[C]) -> bool {
+        counts.iter().all(|c| c.to_u64() < C::UNFILLED_BELOW)
     }
 
     pub(crate) fn set_outside_counts(&mut self, outside: [u64; 3]) {
@@ -359,7 +400,8 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// caller) and the `outside` counts as they are.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn from_parts(shape: Shape, counts: S, outside: [u64; 3]) -> Self {
-        let mut h = Self::over(shape, counts);
+        let unfilled = Self::ZEROED && Self::all_unfilled(counts.as_ref());
+        let mut h = Self::over(shape, counts, unfilled);
         h.outside = outside;
         h
     }
@@ -540,7 +582,7 @@ impl<C: Counter, const N: usize> Histogram<C, [C; N]> {
         if let Err(e) = shape.check_len(N) {
             return Err(e);
         }
-        Ok(Self::over(shape, [C::ZERO; N]))
+        Ok(Self::over(shape, [C::ZERO; N], Self::ZEROED))
     }
 }
 
@@ -568,7 +610,7 @@ impl<C: Counter, const N: usize> Histogram<C, heapless::Vec<C, N>> {
                 expected: shape.len(),
                 actual: N,
             })?;
-        Ok(Self::over(shape.for_this_cpu(), storage))
+        Ok(Self::over(shape.for_this_cpu(), storage, Self::ZEROED))
     }
 }
 
@@ -581,6 +623,7 @@ impl<C: Counter> Histogram<C, alloc::vec::Vec<C>> {
         Ok(Self::over(
             shape.for_this_cpu(),
             C::try_zeroes(shape.len())?,
+            Self::ZEROED,
         ))
     }
 }

@@ -215,24 +215,25 @@ impl Layout {
     /// once per shape.
     pub const fn offset_terms(&self, first: usize) -> OffsetTerms {
         let scale = self.block_scale;
-        // t·B − (scale·B + first) for ⌊log2⌋ = t, and 63·B less that for lz = 63 − t.
+        // The index less first is t·B − (scale·B + first) + (v >> step) for ⌊log2⌋ = t;
+        // with lz = 63 − t, the constant part is 63·B less that bias.
         let bias = ((scale as usize) << scale).wrapping_add(first);
         OffsetTerms {
-            block: 1 << scale,
             minus_block: (1usize << scale).wrapping_neg(),
-            bias,
+            first,
             top: (63usize << scale).wrapping_sub(bias),
         }
     }
 
     /// [`Layout::fast_index`] less `first`, wrapping, where `terms` is
-    /// [`Layout::offset_terms`]`(first)`: the storage offset of `v`, with no subtraction of
-    /// `first` of its own. The index is `(t − scale)·B + (v >> (t − scale))` with
-    /// `t = ⌊log2(v | B·unit)⌋`, so the offset is `t·B + (v >> step) − bias`, or with the
-    /// `lz = 63 − t` that `lzcnt` counts, `(v >> step) − lz·B + top`: one add of a
-    /// constant, where the index and then the offset took two subtractions. `t·B` is a
-    /// multiply by `B` as a number held in the shape, which leaves the shift register to
-    /// `v >> step` alone (a shift by a variable count goes through `cl` without BMI2).
+    /// [`Layout::offset_terms`]`(first)`: the storage offset of `v`. The index is
+    /// `step·B + (v >> step)` with `step = ⌊log2(v | B·unit)⌋ − scale`; with `bsr`, which
+    /// gives `⌊log2⌋` itself, the offset is that less `first` (two shifts by `step` and
+    /// `scale`, as iop's `histogram` computes its index, measured the fastest there). With
+    /// the `lz = 63 − ⌊log2⌋` that `lzcnt` counts, it is `(v >> step) − lz·B + top`: one
+    /// add of a constant, `lz·B` a multiply by `B` held in the shape, which leaves the
+    /// shift register to `v >> step` alone (a shift by a variable count goes through `cl`
+    /// without BMI2).
     #[inline(always)]
     pub fn fast_offset(&self, v: u64, log2: Log2, terms: OffsetTerms) -> usize {
         let scale = self.block_scale;
@@ -245,11 +246,10 @@ impl Layout {
                     .wrapping_add(terms.top)
             }
             None => {
-                let t = log2.floor_log2(x);
-                (t as usize)
-                    .wrapping_mul(terms.block)
-                    .wrapping_add((v >> (t - scale)) as usize)
-                    .wrapping_sub(terms.bias)
+                let step = log2.floor_log2_less(x, scale);
+                ((step as usize) << scale)
+                    .wrapping_add((v >> step) as usize)
+                    .wrapping_sub(terms.first)
             }
         }
     }
@@ -305,21 +305,23 @@ impl Layout {
 /// A shape's constants for [`Layout::fast_offset`] ([`Layout::offset_terms`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OffsetTerms {
-    /// `B`, multiplied by rather than shifted by, and `−B` (wrapping) for the count of
-    /// leading zeros, so that both terms are added.
-    block: usize,
+    /// `−B` (wrapping), multiplied by the count of leading zeros, so that both terms of
+    /// the `lzcnt` form are added.
     minus_block: usize,
-    /// `scale·B + first`.
-    bias: usize,
-    /// `63·B − bias`.
+    /// The logical index of storage offset 0.
+    first: usize,
+    /// `63·B − scale·B − first`.
     top: usize,
 }
 
 /// How the record paths take `⌊log2 x⌋` of a nonzero `x` ([`Layout::fast_index`]): with
-/// `bsr` (any x86-64) or `lzcnt` (most since 2013). AMD's `bsr` costs several cycles of
-/// throughput where `lzcnt` costs one: the plain [`crate::Histogram`]'s record, a tight
-/// loop inlined into the caller, went from 2.25–2.35 to 1.56–1.6 ns on an EPYC, so its
-/// constructors ask the CPU once ([`Log2::for_this_cpu`]). The concurrent modes' own
+/// `bsr` (any x86-64) or `lzcnt` (most since 2013). The `bsr` of AMD's cores before Zen 4
+/// costs several cycles of throughput where `lzcnt` costs one: the plain
+/// [`crate::Histogram`]'s record, a tight loop inlined into the caller, went from
+/// 2.25–2.35 to 1.56–1.6 ns on an EPYC of Zen 3; on Zen 4 (and Intel's cores) the two
+/// cost the same, and `bsr`'s `⌊log2⌋` needs no subtraction from 63 (that record loop:
+/// 1.00 ns a value with `bsr`, 1.10–1.12 with `lzcnt`). So its constructors ask the CPU
+/// once ([`Log2::for_this_cpu`]). The concurrent modes' own
 /// records keep `bsr` ([`Log2::ANY_CPU`], a constant: testing a choice on each record cost
 /// them 0.3–0.6 ns); the run-time histogram behind the C ABI instead picks, once, record
 /// functions built for `lzcnt` and BMI2 where the CPU has them, in which the choice is a
@@ -335,10 +337,11 @@ impl Log2 {
     /// `bsr`: right on every x86-64 CPU.
     pub const ANY_CPU: Log2 = Log2 { lzcnt: false };
 
-    /// `lzcnt` where this CPU has it (CPUID, asked once and remembered), else `bsr`.
+    /// `lzcnt` where this CPU has it and its `bsr` is slow (AMD before Zen 4; CPUID, asked
+    /// once and remembered), else `bsr`.
     pub fn for_this_cpu() -> Log2 {
         Log2 {
-            lzcnt: cpu::has_lzcnt(),
+            lzcnt: cpu::has_lzcnt() && cpu::bsr_is_slow(),
         }
     }
 
@@ -592,13 +595,21 @@ mod tests {
                     layout.first_index() + plain.index(v >> k),
                     "{layout:?} {v}"
                 );
-                for log2 in [Log2::ANY_CPU, Log2::for_this_cpu()] {
+                for log2 in every_log2() {
                     assert_eq!(layout.fast_index(v, log2), i, "{layout:?} {v}");
                     assert_offsets_are_the_index_less_first(layout, v, log2);
                 }
                 assert!(layout.bucket_of_index(i).contains(v), "{layout:?} {v}");
             }
         }
+    }
+
+    /// `bsr`, this CPU's choice, and `lzcnt` where this CPU has it (whichever it chose).
+    fn every_log2() -> [Log2; 3] {
+        let lzcnt = Log2 {
+            lzcnt: cpu::has_lzcnt(),
+        };
+        [Log2::ANY_CPU, Log2::for_this_cpu(), lzcnt]
     }
 
     /// `fast_offset` of `v` is `index(v) − first` (wrapping) for storage starting at the
@@ -625,7 +636,7 @@ mod tests {
 
     #[test]
     fn floor_log2_is_ilog2_at_every_width_with_either_instruction() {
-        for log2 in [Log2::ANY_CPU, Log2::for_this_cpu()] {
+        for log2 in every_log2() {
             for bit in 0..64 {
                 let p = 1u64 << bit;
                 for x in [p, p | 1, p | (p >> 1), p | (p - 1), u64::MAX >> (63 - bit)] {
@@ -672,7 +683,7 @@ mod tests {
                     reference_index(scale, v),
                     "scale {scale} v={v}"
                 );
-                for log2 in [Log2::ANY_CPU, Log2::for_this_cpu()] {
+                for log2 in every_log2() {
                     assert_eq!(
                         layout.fast_index(v, log2),
                         layout.index(v),

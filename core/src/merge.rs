@@ -204,16 +204,17 @@ pub(crate) fn stored_counts<'a, C2: Counter>(
 }
 
 /// Adds `src` to `dst` counter by counter (equal lengths), each sum capped at `C::MAX`;
-/// returns what the caps held back (the caller counts it as saturated).
+/// returns what the caps held back (the caller counts it as saturated) and the OR of
+/// every count added to or added (at least the largest of them).
 ///
 /// Each run of 4,096 is added wrapping while the same pass ORs the counts it adds: when
 /// the OR stays at or below half of `C::MAX`, no sum of the run can have passed `C::MAX`
 /// (a loop of plain adds, which the compiler vectorizes). Otherwise the run's adds are
 /// taken back (wrapping subtraction undoes wrapping addition) and done capped, one by one.
-pub(crate) fn add_counts<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> u64 {
+pub(crate) fn add_counts<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> (u64, u64) {
     debug_assert_eq!(dst.len(), src.len());
     let half = C::MAX.to_u64() >> 1;
-    let mut excess = 0u64;
+    let (mut excess, mut all) = (0u64, 0u64);
     for (mine, theirs) in dst
         .chunks_mut(crate::sum::CHECKED_RUN)
         .zip(src.chunks(crate::sum::CHECKED_RUN))
@@ -223,6 +224,7 @@ pub(crate) fn add_counts<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> 
             any |= m.to_u64() | n.to_u64();
             *m = C::from_u64_wrapping(m.to_u64().wrapping_add(n.to_u64()));
         }
+        all |= any;
         if any > half {
             for (m, n) in mine.iter_mut().zip(theirs) {
                 *m = C::from_u64_wrapping(m.to_u64().wrapping_sub(n.to_u64()));
@@ -230,7 +232,7 @@ pub(crate) fn add_counts<C: Counter, C2: Counter>(dst: &mut [C], src: &[C2]) -> 
             excess = excess.saturating_add(add_capped(mine, theirs));
         }
     }
-    excess
+    (excess, all)
 }
 
 /// `dst += src` counter by counter, each sum capped at `C::MAX`; what the caps held back.

@@ -55,20 +55,17 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>> Snapshot<C, S> {
         let fresh = source.resets != self.previous_resets;
         let outside = source.outside;
         let previous = self.previous.as_mut();
-        for ((dst, prev), &now) in self
-            .current
-            .counts_mut()
-            .iter_mut()
-            .zip(previous.iter_mut())
-            .zip(source.counts.iter())
-        {
-            *dst = if deltas && !fresh {
-                now.wrapping_sub(*prev)
-            } else {
-                now
-            };
-            *prev = now;
-        }
+        self.current.with_counts_mut(|counts| {
+            let pairs = counts.iter_mut().zip(previous.iter_mut());
+            for ((dst, prev), &now) in pairs.zip(source.counts.iter()) {
+                *dst = if deltas && !fresh {
+                    now.wrapping_sub(*prev)
+                } else {
+                    now
+                };
+                *prev = now;
+            }
+        });
         let mut shown = outside;
         if deltas && !fresh {
             for (s, p) in shown.iter_mut().zip(self.previous_outside.iter()) {

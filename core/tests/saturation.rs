@@ -594,3 +594,56 @@ fn single_writer_saturates_exactly_and_subtracts() {
         (u32::MAX as u64, 0, 0, 1, u32::MAX as u64)
     );
 }
+
+/// A `u64` bucket filled by anything but single records (an add of `n`, a merge of
+/// either kind) is still tested by the records after it: they saturate, none
+/// wraps. Counting one at a time from below 2^63 cannot fill a `u64` bucket in any
+/// process's life, so only those writes can bring one near full (a V2 blob's counts stop
+/// at 2^63 − 1, below that).
+#[test]
+fn records_after_any_write_that_fills_a_u64_bucket_saturate_it() {
+    // The bucket of 1,000 wherever the histogram's range puts it, and the saturated count.
+    let full = |h: &Histogram<u64, Vec<u64>>| {
+        let at = h.view().shape().offset(1_000);
+        (h.counts()[at], h.saturated_count())
+    };
+    let mut source = Histogram::<u64, Vec<u64>>::new(config()).unwrap();
+    source.record_n(1_000, u64::MAX - 1);
+    let wider = Config::new()
+        .with_relative_error(0.01)
+        .with_range(1, 1 << 40);
+    let mut other_range = Histogram::<u64, Vec<u64>>::new(wider).unwrap();
+    other_range.record_n(1_000, u64::MAX - 1);
+    let filled: [(&str, Histogram<u64, Vec<u64>>); 3] = [
+        ("record_n", source.clone()),
+        ("merge, same buckets", {
+            let mut h = Histogram::new(config()).unwrap();
+            h.add_histogram(&source).unwrap();
+            h
+        }),
+        ("merge, another range", {
+            let mut h = Histogram::new(config()).unwrap();
+            h.add(&other_range.view()).unwrap();
+            h
+        }),
+    ];
+    for (how, mut h) in filled {
+        assert_eq!(full(&h), (u64::MAX - 1, 0), "{how}");
+        h.record(1_000);
+        h.record(1_000);
+        h.record(1_000);
+        assert_eq!(full(&h), (u64::MAX, 2), "{how}");
+    }
+    // Two halves that are each below 2^63 but fill the bucket together.
+    let mut half = Histogram::<u64, Vec<u64>>::new(config()).unwrap();
+    half.record_n(1_000, (1 << 63) - 1);
+    let mut h = half.clone();
+    h.add_histogram(&half).unwrap();
+    h.record(1_000);
+    h.record(1_000);
+    assert_eq!(full(&h), (u64::MAX, 1));
+    // A reset empties the buckets: records count on from zero.
+    h.reset();
+    h.record(1_000);
+    assert_eq!(full(&h), (1, 0));
+}

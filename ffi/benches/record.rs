@@ -555,8 +555,13 @@ fn main() {
     println!("empty call: an empty extern \"C\" function called as ffi calls the record");
     println!(
         "ffi fn: picollo_histogram_record_fn's function, built for lzcnt and BMI2, chosen where \
-         the CPU has them (lzcnt here: {}); ffi fn, portable: the one for any x86-64",
-        picollo_core::Log2::for_this_cpu().uses_lzcnt()
+         the CPU has them; ffi fn, portable: the one for any x86-64; the plain histogram takes \
+         its log2 with {} here",
+        if picollo_core::Log2::for_this_cpu().uses_lzcnt() {
+            "lzcnt"
+        } else {
+            "bsr"
+        }
     );
     println!(
         "c (header): picollo_histogram_record(h, v) in C as the header compiles it (an inline \

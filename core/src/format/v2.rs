@@ -1005,11 +1005,12 @@ pub fn decode_with_limits(bytes: &[u8], limits: &Limits) -> Result<Decoded, V2Er
         // One pass, straight into the counters (counts indices are storage offsets: the
         // range starts at the layout's first bucket).
         let mut histogram = new_histogram(config.with_range(0, block_top))?;
-        let counts = histogram.counts_mut();
-        walk_payload(payload, limit, |i, c| {
-            // In range: i < limit = counts.len(); each index appears once.
-            counts[i as usize] = c;
-            Ok(())
+        histogram.with_counts_mut(|counts| {
+            walk_payload(payload, limit, |i, c| {
+                // In range: i < limit = counts.len(); each index appears once.
+                counts[i as usize] = c;
+                Ok(())
+            })
         })?;
         return Ok(decoded(histogram));
     }
