@@ -58,21 +58,40 @@ pub const ROUNDS: usize = 21;
 
 /// The contenders take turns, one batch of `batch` calls each per round for `ROUNDS`
 /// rounds: every round's times, in µs per call, in the order given (so a ratio can be
-/// taken within a round, where the machine's drift lands on both sides).
+/// taken within a round, where the machine's drift lands on both sides). Each round
+/// takes them in an order of its own (drawn, the same in every run), and each batch
+/// follows one untimed call of its own: a call pays for what came before it (measured on
+/// `record` in a fixed order: whichever histogram followed DDSketch's 15–22 ms call, or a
+/// 22 ms sleep or spin in its place, took 1.4–1.5 ns a value where it took 1.05–1.2
+/// after a short call, Picollo's and iop's alike; an untimed call first takes back most
+/// of it, not all).
 #[allow(dead_code)]
 pub fn rounds(contenders: &mut [&mut dyn FnMut()], batch: usize) -> Vec<Vec<f64>> {
+    let n = contenders.len();
+    let mut rng = SplitMix64(0x5eed);
     (0..ROUNDS)
         .map(|_| {
-            let time = |f: &mut &mut dyn FnMut()| {
+            let mut times = vec![0.0; n];
+            for k in shuffled(n, &mut rng) {
+                contenders[k]();
                 let t = Instant::now();
                 for _ in 0..batch {
-                    f();
+                    contenders[k]();
                 }
-                t.elapsed().as_secs_f64() * 1e6 / batch as f64
-            };
-            contenders.iter_mut().map(time).collect()
+                times[k] = t.elapsed().as_secs_f64() * 1e6 / batch as f64;
+            }
+            times
         })
         .collect()
+}
+
+/// `0..n` in an order drawn from `rng` (Fisher–Yates).
+fn shuffled(n: usize, rng: &mut SplitMix64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    order
 }
 
 /// The median of `xs` (the mean of the middle two for an even count); NaN when empty.
