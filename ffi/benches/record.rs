@@ -6,8 +6,9 @@
 //! `histogram` crate has the same buckets; `hdrhistogram` with 3 significant digits has the
 //! same bucket widths too.
 //!
-//! Each measurement records every value `ROUNDS` times; the contenders take turns within a
-//! run (the order rotates), and each reports its best of `RUNS` runs in ns per record. The
+//! Each measurement records every value `ROUNDS` times, after one untimed pass; the
+//! contenders take turns within a run (in an order drawn for each run), and each reports
+//! its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
 //! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns> fn=<ns>
 //! portable=<ns> many=<ns> many_path=<name> many_portable=<ns> c=<ns> c_fn=<ns> c_ffi=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the
@@ -421,12 +422,13 @@ impl Contender for CCaller {
 /// Best ns per record of each contender over `RUNS` runs of `ROUNDS` passes.
 fn measure(contenders: &mut [&mut dyn Contender], values: &[u64]) -> Vec<f64> {
     let mut best = vec![f64::INFINITY; contenders.len()];
-    let k = contenders.len();
-    for run in 0..RUNS {
-        // Rotate the order so no contender always follows the same one.
-        for j in 0..k {
-            let i = (j + run) % k;
+    let mut rng = splitmix::SplitMix64(0x5eed);
+    for _ in 0..RUNS {
+        // A drawn order each run, so that no contender always follows the same one (a
+        // rotation keeps who follows whom), and an untimed pass of its own first.
+        for i in rng.shuffled(contenders.len()) {
             let c = &mut *contenders[i];
+            c.record_all(black_box(values));
             let start = Instant::now();
             for _ in 0..ROUNDS {
                 c.record_all(black_box(values));
@@ -521,7 +523,7 @@ fn main() {
     }
     let best = measure(&mut contenders, &values);
 
-    let expected = ((1 + RUNS * ROUNDS) * VALUES) as u64;
+    let expected = ((1 + RUNS * (ROUNDS + 1)) * VALUES) as u64;
     println!(
         "record: {VALUES} values r^3 * {MAX_VALUE}, shuffled; relative error {RELATIVE_ERROR}, \
          u32 counters; best of {RUNS} runs x {ROUNDS} passes"

@@ -72,7 +72,7 @@ pub fn rounds(contenders: &mut [&mut dyn FnMut()], batch: usize) -> Vec<Vec<f64>
     (0..ROUNDS)
         .map(|_| {
             let mut times = vec![0.0; n];
-            for k in shuffled(n, &mut rng) {
+            for k in rng.shuffled(n) {
                 contenders[k]();
                 let t = Instant::now();
                 for _ in 0..batch {
@@ -83,15 +83,6 @@ pub fn rounds(contenders: &mut [&mut dyn FnMut()], batch: usize) -> Vec<Vec<f64>
             times
         })
         .collect()
-}
-
-/// `0..n` in an order drawn from `rng` (Fisher–Yates).
-fn shuffled(n: usize, rng: &mut SplitMix64) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-    }
-    order
 }
 
 /// The median of `xs` (the mean of the middle two for an even count); NaN when empty.

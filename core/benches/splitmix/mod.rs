@@ -20,6 +20,17 @@ impl SplitMix64 {
         self.next_u64() % n
     }
 
+    /// `0..n` in a drawn order (Fisher–Yates): the order contenders take their turns
+    /// in, drawn afresh each round so that none always follows the same one.
+    #[allow(dead_code)]
+    pub fn shuffled(&mut self, n: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, self.below(i as u64 + 1) as usize);
+        }
+        order
+    }
+
     /// Uniform in [0, 1) with 53 bits.
     #[allow(dead_code)]
     pub fn next_f64(&mut self) -> f64 {
