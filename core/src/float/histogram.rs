@@ -47,8 +47,9 @@ const SIGN: u64 = 1 << 63;
 ///   are kept exactly. In the single-writer mode their sum is exact, rounded once when
 ///   read: per sign and binary exponent an integer sum of significands (see
 ///   `octaves.rs`), which no cancellation or magnitude spread degrades. In the interlocked
-///   mode it is a plain running sum per stripe (a rounding per record). Merged sums add as
-///   doubles. The sum reads `±∞` only when the true sum is beyond `f64::MAX`: what would
+///   mode it is a plain running sum per stripe (a rounding per record; a batch adds each
+///   part of its values' own sum once, so it may differ in its last bits from the records'
+///   of the same values). Merged sums add as doubles. The sum reads `±∞` only when the true sum is beyond `f64::MAX`: what would
 ///   overflow moves aside, scaled by `2^-256`. The mean is that sum over the count; the standard deviation is
 ///   taken over bucket midpoints around that mean (scaled by a power of two, so neither
 ///   huge nor tiny magnitudes overflow or vanish).
