@@ -7,7 +7,7 @@
 mod common;
 
 use common::SplitMix64;
-use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
+use picollo::concurrent::{ApproxPolicy, AtomicCounter, CounterBits, DynHistogram, Mode, Storage};
 use picollo::float::{
     FloatConfig, FloatHistogram, Mode as FloatMode, Side, Storage as FloatStorage,
 };
@@ -582,4 +582,52 @@ fn the_plain_histograms_batch_small() {
         .with_relative_error(0.05)
         .with_range(3, 1 << 30);
     at_every_length(config, &mut SplitMix64(0x5_3A11));
+}
+
+/// A bucket brought within 3 of full, then, in one batch, values of that bucket that move
+/// the extremes before ones that do not (and the reverse): the first 3 in order count, as
+/// with `record`, so the extremes and the sum see the same values.
+#[test]
+fn a_bucket_filling_in_a_batch_keeps_the_values_record_keeps() {
+    let hi = 1.05f64;
+    let below = f64::from_bits(hi.to_bits() - 4);
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        for storage in [FloatStorage::Dense, FloatStorage::Sparse] {
+            let config = FloatConfig::new()
+                .with_relative_error(0.001)
+                .with_range(1.0, hi)
+                .with_mode(mode)
+                .with_storage(storage);
+            let shape = config.validate().unwrap();
+            assert_eq!(shape.equivalent_range(hi), shape.equivalent_range(below));
+            let ceiling = match mode {
+                FloatMode::Interlocked => u64::from(<u32 as AtomicCounter>::INTERLOCKED_MAX),
+                _ => u64::from(u32::MAX),
+            };
+            for (first, then) in [(-hi, -below), (-below, -hi), (hi, below), (below, hi)] {
+                let start = || {
+                    let h = FloatHistogram::<u32>::new(config).unwrap();
+                    h.record_n(then, ceiling - 3);
+                    h
+                };
+                let vs = [[first; 4], [then; 4]].concat();
+                let want = start();
+                vs.iter().for_each(|&x| want.record(x));
+                let want = float_seen(&want);
+                assert_eq!(want.1[6], 5, "{mode:?} {storage:?}");
+                for path in paths() {
+                    let got = start();
+                    got.record_many_on(path, &vs);
+                    let why = format!("{mode:?} {storage:?} {path:?} {first}");
+                    let terms = [then.abs() * (ceiling - 3) as f64]
+                        .into_iter()
+                        .chain(float_terms(config, &vs));
+                    assert!(
+                        float_sums_agree(mode, &float_seen(&got), &want, terms),
+                        "{why}"
+                    );
+                }
+            }
+        }
+    }
 }

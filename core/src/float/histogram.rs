@@ -258,7 +258,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         let mask = self.shape.normal_mask();
         // SAFETY: the magnitude was in its sign's gate (this function's contract); the
         // mask is the shape's.
-        unsafe { side.add(bits, key, mask, side.dense.is_null()) }
+        unsafe { side.add::<false>(bits, key, mask, side.dense.is_null()) }
     }
 
     /// Any record, in either mode: special values, full buckets, unallocatable blocks.

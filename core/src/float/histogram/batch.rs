@@ -9,6 +9,10 @@ use crate::batch::{Fold, Sink};
 use crate::concurrent::{increment_atomic, increment_plain, AtomicCounter, Cell64};
 use core::sync::atomic::{AtomicPtr, Ordering};
 
+/// The values a batch sink takes on its common path before it gives those it left to the
+/// general path (their marks fill one word).
+const WORD: usize = 64;
+
 /// A sign's storage as the common path reaches it: pointers into the histogram's own
 /// [`super::Cells`], fixed for its life.
 pub(super) struct Side<C: AtomicCounter> {
@@ -58,13 +62,22 @@ impl<C: AtomicCounter> Side<C> {
     /// earlier moment: a gate only ever holds normal magnitudes of the range), `key` its
     /// shifted magnitude (`shape.shifted_normal`): true when counted, false (nothing
     /// changed) for the general path (a block not made yet, a full cell). `sparse` says
-    /// whether `dense` is null.
+    /// whether `dense` is null. `ROOM`: a batch's, which also leaves a cell within a
+    /// [`WORD`] of full to the general path: then a bucket that fills within a word gets all
+    /// of that word's values there, in their order, and keeps the values `record` keeps
+    /// (the first ones; which ones the extremes and the sum see), not the common path's.
     ///
     /// # Safety
     /// The magnitude was in this sign's gate; `mask` is the histogram shape's
     /// [`crate::float::FloatShape::normal_mask`].
     #[inline(always)]
-    pub(super) unsafe fn add(&self, bits: u64, key: usize, mask: usize, sparse: bool) -> bool {
+    pub(super) unsafe fn add<const ROOM: bool>(
+        &self,
+        bits: u64,
+        key: usize,
+        mask: usize,
+        sparse: bool,
+    ) -> bool {
         // The biased exponent: the octave's block and the slot of its sum.
         let e = ((bits >> 52) & 0x7FF) as usize;
         let (cell, lo) = if sparse {
@@ -97,7 +110,17 @@ impl<C: AtomicCounter> Side<C> {
                 self.sums.wrapping_add(2 * e),
             )
         };
-        if increment_plain::<C>(cell) == 0 {
+        let counted = if ROOM {
+            let count = C::load(cell);
+            let room = count.to_u64() <= C::MAX.to_u64() - WORD as u64;
+            if room {
+                C::store(cell, count.increment());
+            }
+            room
+        } else {
+            increment_plain::<C>(cell) == 0
+        };
+        if counted {
             // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
             // (flat sums cover the range's exponents).
             unsafe { crate::float::octaves::add_significand(lo, bits) };
@@ -140,16 +163,17 @@ impl<C: AtomicCounter, const SPARSE: bool> Sink<f64> for Gated<'_, C, SPARSE> {
 
     /// The common path for each value first, the general path after for those it left
     /// (marked in a word): the loop over the values calls nothing, so the sides and the
-    /// reach stay in registers. The order does not change a count: the general path's only
-    /// effects the common one reads are blocks made (a value whose block was missing is
-    /// left, as its later neighbours in that block are) and full cells (likewise), and the
-    /// sums and extremes are exact, in any order.
+    /// reach stay in registers. The order does not change a count, nor which values a
+    /// bucket keeps: the general path's only effects the common one reads are blocks made
+    /// (a value whose block was missing is left, as its later neighbours in that block are)
+    /// and full cells (a bucket that could fill within the word is left whole, see
+    /// [`Side::add`]), and the sums and extremes are exact, in any order.
     #[inline(always)]
     fn add(&mut self, values: &[f64], tickets: &[u64]) {
         // Copies in registers: the adds' stores cannot change them.
         let (dense, blocks, mask) = (self.dense, self.blocks, self.mask);
         let (sums, sum_chunks) = (self.sums, self.sum_chunks);
-        for (values, tickets) in values.chunks(64).zip(tickets.chunks(64)) {
+        for (values, tickets) in values.chunks(WORD).zip(tickets.chunks(WORD)) {
             let mut left = 0u64;
             for (i, (&x, &t)) in values.iter().zip(tickets).enumerate() {
                 // The sign in bit 0 picks the side; the rest is the shifted magnitude.
@@ -164,7 +188,7 @@ impl<C: AtomicCounter, const SPARSE: bool> Sink<f64> for Gated<'_, C, SPARSE> {
                 // SAFETY: a ticket other than `OUTSIDE` is of a magnitude in its sign's
                 // gate (`crate::batch::float`), `key` its shifted magnitude; `mask` is the
                 // shape's.
-                if t == OUTSIDE || !unsafe { side.add(x.to_bits(), key, mask, SPARSE) } {
+                if t == OUTSIDE || !unsafe { side.add::<true>(x.to_bits(), key, mask, SPARSE) } {
                     left |= 1 << i;
                 }
             }
@@ -249,7 +273,10 @@ impl<C: AtomicCounter, const SPARSE: bool> Sink<f64> for Shared<'_, C, SPARSE> {
     fn fold(&mut self, _: &Fold) {}
 
     /// As [`Gated`]'s: the common path for each value first, the general path after for
-    /// those it left.
+    /// those it left. A bucket keeps the values `record` keeps: a full one is settled in
+    /// place, in order, and the values left share no bucket with the counted ones (zero,
+    /// specials and magnitudes outside the range have none; subnormals' buckets hold no
+    /// normal magnitude; a block not made yet leaves all its word's values).
     #[inline(always)]
     fn add(&mut self, values: &[f64], tickets: &[u64]) {
         let mut part = Part {
@@ -257,7 +284,7 @@ impl<C: AtomicCounter, const SPARSE: bool> Sink<f64> for Shared<'_, C, SPARSE> {
             min: f64::INFINITY,
             max: f64::NEG_INFINITY,
         };
-        for (values, tickets) in values.chunks(64).zip(tickets.chunks(64)) {
+        for (values, tickets) in values.chunks(WORD).zip(tickets.chunks(WORD)) {
             let mut left = 0u64;
             for (i, (&x, &t)) in values.iter().zip(tickets).enumerate() {
                 let Some(cell) = self.cell(x.to_bits(), t) else {
