@@ -110,17 +110,7 @@ impl<C: AtomicCounter> Side<C> {
                 self.sums.wrapping_add(2 * e),
             )
         };
-        let counted = if ROOM {
-            let count = C::load(cell);
-            let room = count.to_u64() <= C::MAX.to_u64() - WORD as u64;
-            if room {
-                C::store(cell, count.increment());
-            }
-            room
-        } else {
-            increment_plain::<C>(cell) == 0
-        };
-        if counted {
+        if increment::<C, ROOM>(cell) {
             // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
             // (flat sums cover the range's exponents).
             unsafe { crate::float::octaves::add_significand(lo, bits) };
@@ -128,6 +118,21 @@ impl<C: AtomicCounter> Side<C> {
         }
         false
     }
+}
+
+/// One increment of a single writer's cell: false (nothing changed) when it is full, or,
+/// for a batch (`ROOM`, see [`Side::add`]), within a [`WORD`] of full.
+#[inline(always)]
+fn increment<C: AtomicCounter, const ROOM: bool>(cell: &C::Atomic) -> bool {
+    if !ROOM {
+        return increment_plain::<C>(cell) == 0;
+    }
+    let count = C::load(cell);
+    let room = count.to_u64() <= C::MAX.to_u64() - WORD as u64;
+    if room {
+        C::store(cell, count.increment());
+    }
+    room
 }
 
 /// The single writer's batch sink: each value with its ticket, counted by the sign's
