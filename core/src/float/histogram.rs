@@ -399,8 +399,9 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// [`FloatHistogram::record_many`] on `path` (the portable one where this CPU lacks
     /// it). The gates are read once per chunk of values: a value the chunk's record widened
     /// the gate for takes the general path, which counts it the same. The interlocked
-    /// mode's gates stay empty; its batch takes every normal magnitude of the range whole
-    /// and adds its sum and extremes once per part of values (see [`Shared`]).
+    /// mode has no gates: its batch counts every normal magnitude of the range with one
+    /// atomic add and adds the sum and extremes of each part of values (at most 128) once,
+    /// so its sum rounds per part (see the type's docs).
     pub fn record_many_on(&self, path: BatchPath, values: &[f64]) {
         match self.shape.writers() {
             Writers::One => self.record_many_single(path, values),
