@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target of fuzz/ for FUZZ_SECONDS each (default 20, at most 60),
-# starting from a copy of the committed seed corpus (fuzz/corpus/<target>/) so that a run
-# leaves the tree clean. Any crash, panic, leak or timeout fails the run; the input that
+# Runs every cargo-fuzz target of fuzz/ for FUZZ_SECONDS each (default 20, at most 60;
+# the two batch targets, integers' and doubles', share one target's time), starting from
+# a copy of the committed seed corpus (fuzz/corpus/<target>/) so that a run leaves the
+# tree clean. Any crash, panic, leak or timeout fails the run; the input that
 # caused it is kept under fuzz/artifacts/<target>/ (ignored by git) and printed with
 # `cargo fuzz fmt`. Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh installs
 # cargo-fuzz); without them it says so and exits 0 (skipped).
@@ -25,7 +26,19 @@ cargo +nightly fuzz --version >/dev/null 2>&1 ||
 seconds="${FUZZ_SECONDS:-20}"
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -ge 1 ]] || { echo "fuzz: FUZZ_SECONDS must be a positive integer" >&2; exit 1; }
 ((seconds > 60)) && seconds=60
-targets=(${FUZZ_TARGETS:-config ops format decode record_paths batch_record})
+targets=(${FUZZ_TARGETS:-config ops format decode record_paths batch_record float_batch_record})
+
+# The slots that run side by side: a target each, but the two batch targets (the same
+# check for integers and doubles) share one, one after the other, half the time each.
+slots=()
+pair=""
+for t in "${targets[@]}"; do
+    case $t in
+    batch_record | float_batch_record) pair="${pair:+$pair }$t" ;;
+    *) slots+=("$t") ;;
+    esac
+done
+[[ -n "$pair" ]] && slots+=("$pair")
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -36,11 +49,11 @@ if ! (cd fuzz && cargo +nightly fuzz build 2>&1 | tail -n 3); then
     exit 1
 fi
 
-# fuzz_one TARGET [ARGS...]: one target for the given time; its verdict on the standard
-# output, what went wrong on the standard error; the status of the run.
+# fuzz_one TARGET SECONDS [ARGS...]: one target for that time; its verdict on the
+# standard output, what went wrong on the standard error; the status of the run.
 fuzz_one() {
-    local t=$1 corpus="$work/corpus-$1" log="$work/$1.log" status stats a
-    shift
+    local t=$1 seconds=$2 corpus="$work/corpus-$1" log="$work/$1.log" status stats a
+    shift 2
     mkdir -p "$corpus"
     cp fuzz/corpus/"$t"/* "$corpus"/ 2>/dev/null || true
     (cd fuzz && cargo +nightly fuzz run "$t" "$corpus" -- \
@@ -63,21 +76,37 @@ fuzz_one() {
     return 1
 }
 
-# One target a CPU at a time (libFuzzer runs one thread): each still gets its seconds.
+# fuzz_slot SLOT [ARGS...]: its targets one after the other, its time shared among them;
+# each target's verdict and why in files of its own, and a `.failed` file for one that
+# failed.
+fuzz_slot() {
+    local slot t
+    read -ra slot <<<"$1"
+    shift
+    for t in "${slot[@]}"; do
+        fuzz_one "$t" $(((seconds + ${#slot[@]} - 1) / ${#slot[@]})) "$@" \
+            >"$work/$t.verdict" 2>"$work/$t.why" || touch "$work/$t.failed"
+    done
+}
+
+# One slot a CPU at a time (libFuzzer runs one thread): each still gets its seconds.
 jobs_at_once="$(nproc 2>/dev/null || echo 1)"
 failed=()
-for ((i = 0; i < ${#targets[@]}; i += jobs_at_once)); do
-    batch=("${targets[@]:i:jobs_at_once}")
-    echo "--- fuzz: ${batch[*]} for ${seconds} s"
+for ((i = 0; i < ${#slots[@]}; i += jobs_at_once)); do
+    batch=("${slots[@]:i:jobs_at_once}")
+    echo "--- fuzz: $(printf '[%s] ' "${batch[@]}")for ${seconds} s"
     pids=()
-    for t in "${batch[@]}"; do
-        fuzz_one "$t" "$@" >"$work/$t.verdict" 2>"$work/$t.why" &
+    for slot in "${batch[@]}"; do
+        fuzz_slot "$slot" "$@" &
         pids+=($!)
     done
-    for k in "${!batch[@]}"; do
-        wait "${pids[$k]}" || failed+=("${batch[$k]}")
-        cat "$work/${batch[$k]}.verdict"
-        cat "$work/${batch[$k]}.why" >&2
+    wait "${pids[@]}"
+    for slot in "${batch[@]}"; do
+        for t in $slot; do
+            cat "$work/$t.verdict"
+            cat "$work/$t.why" >&2
+            [[ -e "$work/$t.failed" ]] && failed+=("$t")
+        done
     done
 done
 

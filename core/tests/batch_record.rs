@@ -7,7 +7,7 @@
 mod common;
 
 use common::SplitMix64;
-use picollo::concurrent::{ApproxPolicy, CounterBits, DynHistogram, Mode, Storage};
+use picollo::concurrent::{ApproxPolicy, AtomicCounter, CounterBits, DynHistogram, Mode, Storage};
 use picollo::float::{
     FloatConfig, FloatHistogram, Mode as FloatMode, Side, Storage as FloatStorage,
 };
@@ -301,8 +301,44 @@ fn doubles(rng: &mut SplitMix64, n: usize) -> Vec<f64> {
 }
 
 /// What two float histograms must agree on: each bucket's count, the special counts, the
-/// exact sum (its bits) and the extremes.
+/// exact sum (its bits; see [`float_sums_agree`] for the interlocked mode's) and the
+/// extremes.
 type FloatSeen = (Vec<(bool, usize, u64)>, [u64; 8], u64, String);
+
+/// Whether two float histograms agree as [`FloatSeen`] says: all of it for the single
+/// writer, whose sum is exact. The interlocked mode's sum is a running one per stripe (the
+/// stripe picked by the stack's address), which the batch adds to once a part of values
+/// with that part's own sum: the same terms grouped otherwise, rounded otherwise. Each
+/// grouping of `k` terms lies within `(k − 1)·ε/2·Σ|term|` of the true sum, so the two lie
+/// within `k·ε·Σ|term|` of each other; `terms` are the magnitudes added (a value in a
+/// bucket, or `n·|x|` for `record_n`).
+fn float_sums_agree(
+    mode: FloatMode,
+    got: &FloatSeen,
+    want: &FloatSeen,
+    terms: impl Iterator<Item = f64>,
+) -> bool {
+    let (mut rest, mut rest_want) = (got.clone(), want.clone());
+    if mode == FloatMode::Interlocked {
+        (rest.2, rest_want.2) = (0, 0);
+    }
+    if rest != rest_want {
+        return false;
+    }
+    let (a, b) = (f64::from_bits(got.2), f64::from_bits(want.2));
+    let (k, scale) = terms.fold((0.0, 0.0), |(k, s), t| (k + 1.0, s + t));
+    got.2 == want.2 || (a - b).abs() <= k * f64::EPSILON * scale
+}
+
+/// The magnitudes a float histogram of `config` adds to its sum for `values`: those whose
+/// magnitude is in the range (zero adds nothing).
+fn float_terms(config: FloatConfig, values: &[f64]) -> impl Iterator<Item = f64> + '_ {
+    let shape = config.validate().unwrap();
+    values
+        .iter()
+        .filter(move |&&x| shape.equivalent_range(x).is_some())
+        .map(|x| x.abs())
+}
 
 fn float_seen(h: &FloatHistogram<u32>) -> FloatSeen {
     let c = h.counts().unwrap();
@@ -350,7 +386,9 @@ fn every_batch_path_counts_doubles_as_record_does() {
                 for path in paths() {
                     let got = FloatHistogram::<u32>::new(config).unwrap();
                     got.record_many_on(path, &values);
-                    assert!(float_seen(&got) == want, "{config:?} {path:?}");
+                    let terms = float_terms(config, &values);
+                    let agree = float_sums_agree(mode, &float_seen(&got), &want, terms);
+                    assert!(agree, "{config:?} {path:?}");
                 }
             }
         }
@@ -393,25 +431,31 @@ fn the_float_batch_at_every_length_counts_as_record_does() {
                     }
                     h
                 };
-                // The interlocked mode's sum is a running one per stripe, the stripe picked
-                // by the stack's address: the batch's may group the terms otherwise, and
-                // round otherwise. The single writer's is exact.
-                let seen = |h: &FloatHistogram<u32>| {
-                    let mut s = float_seen(h);
-                    if mode == FloatMode::Interlocked {
-                        s.2 = 0;
-                    }
-                    s
-                };
                 let want = start();
                 vs.iter().for_each(|&x| want.record(x));
-                let want = seen(&want);
+                let want = float_seen(&want);
                 saturated += u32::from(want.1[6] > 0);
+                // What the sums add: the near-full buckets' `record_n`s, then the values.
+                let (first, fifth): (&[f64], Vec<f64>) = match filled {
+                    true => (
+                        &[1.5, -2.5e-3, 7e5],
+                        vs.iter().step_by(5).copied().collect(),
+                    ),
+                    false => (&[], Vec::new()),
+                };
+                let full = f64::from(u32::MAX - 3);
+                let near = float_terms(config, first)
+                    .chain(float_terms(config, &fifth).map(|t| t * full))
+                    .collect::<Vec<_>>();
                 for path in paths() {
                     let got = start();
                     got.record_many_on(path, vs);
                     let why = format!("{config:?} {path:?} {n} {filled}");
-                    assert!(seen(&got) == want, "{why}");
+                    let terms = near.iter().copied().chain(float_terms(config, vs));
+                    assert!(
+                        float_sums_agree(mode, &float_seen(&got), &want, terms),
+                        "{why}"
+                    );
                 }
             }
         }
@@ -420,6 +464,38 @@ fn the_float_batch_at_every_length_counts_as_record_does() {
         saturated > 0,
         "no bucket saturated: that step went untested"
     );
+}
+
+/// Two threads' float batches into the interlocked mode (both storages: racing to make a
+/// sparse block) leave what one thread's records leave, the sum within its rounding.
+#[test]
+fn two_writers_float_batches_lose_nothing() {
+    let mut rng = SplitMix64(0x2_F10A7);
+    let vs = doubles(&mut rng, 100_000);
+    for storage in [FloatStorage::Dense, FloatStorage::Sparse] {
+        let config = FloatConfig::new()
+            .with_relative_error(0.01)
+            .with_range(1e-12, 1e12)
+            .with_mode(FloatMode::Interlocked)
+            .with_storage(storage);
+        let want = FloatHistogram::<u32>::new(config).unwrap();
+        vs.iter().for_each(|&x| want.record(x));
+        let want = float_seen(&want);
+        for path in paths() {
+            let h = FloatHistogram::<u32>::new(config).unwrap();
+            let (a, b) = vs.split_at(vs.len() / 2);
+            std::thread::scope(|s| {
+                for half in [a, b] {
+                    let h = &h;
+                    s.spawn(move || half.chunks(1_000).for_each(|p| h.record_many_on(path, p)));
+                }
+            });
+            let got = float_seen(&h);
+            let terms = float_terms(config, &vs);
+            let agree = float_sums_agree(FloatMode::Interlocked, &got, &want, terms);
+            assert!(agree, "{storage:?} {path:?}");
+        }
+    }
 }
 
 /// `PICOLLO_RECORD_PATH` forces the path (the portable one where it names a path this CPU
@@ -506,4 +582,52 @@ fn the_plain_histograms_batch_small() {
         .with_relative_error(0.05)
         .with_range(3, 1 << 30);
     at_every_length(config, &mut SplitMix64(0x5_3A11));
+}
+
+/// A bucket brought within 3 of full, then, in one batch, values of that bucket that move
+/// the extremes before ones that do not (and the reverse): the first 3 in order count, as
+/// with `record`, so the extremes and the sum see the same values.
+#[test]
+fn a_bucket_filling_in_a_batch_keeps_the_values_record_keeps() {
+    let hi = 1.05f64;
+    let below = f64::from_bits(hi.to_bits() - 4);
+    for mode in [FloatMode::SingleWriter, FloatMode::Interlocked] {
+        for storage in [FloatStorage::Dense, FloatStorage::Sparse] {
+            let config = FloatConfig::new()
+                .with_relative_error(0.001)
+                .with_range(1.0, hi)
+                .with_mode(mode)
+                .with_storage(storage);
+            let shape = config.validate().unwrap();
+            assert_eq!(shape.equivalent_range(hi), shape.equivalent_range(below));
+            let ceiling = match mode {
+                FloatMode::Interlocked => u64::from(<u32 as AtomicCounter>::INTERLOCKED_MAX),
+                _ => u64::from(u32::MAX),
+            };
+            for (first, then) in [(-hi, -below), (-below, -hi), (hi, below), (below, hi)] {
+                let start = || {
+                    let h = FloatHistogram::<u32>::new(config).unwrap();
+                    h.record_n(then, ceiling - 3);
+                    h
+                };
+                let vs = [[first; 4], [then; 4]].concat();
+                let want = start();
+                vs.iter().for_each(|&x| want.record(x));
+                let want = float_seen(&want);
+                assert_eq!(want.1[6], 5, "{mode:?} {storage:?}");
+                for path in paths() {
+                    let got = start();
+                    got.record_many_on(path, &vs);
+                    let why = format!("{mode:?} {storage:?} {path:?} {first}");
+                    let terms = [then.abs() * (ceiling - 3) as f64]
+                        .into_iter()
+                        .chain(float_terms(config, &vs));
+                    assert!(
+                        float_sums_agree(mode, &float_seen(&got), &want, terms),
+                        "{why}"
+                    );
+                }
+            }
+        }
+    }
 }

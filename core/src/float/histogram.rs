@@ -11,7 +11,7 @@ use crate::concurrent::{
     Mode, Version,
 };
 use crate::config::{ConfigError, ValueSelection};
-use batch::{Gated, Side};
+use batch::{Gated, Shared, Side};
 
 mod batch;
 
@@ -47,8 +47,9 @@ const SIGN: u64 = 1 << 63;
 ///   are kept exactly. In the single-writer mode their sum is exact, rounded once when
 ///   read: per sign and binary exponent an integer sum of significands (see
 ///   `octaves.rs`), which no cancellation or magnitude spread degrades. In the interlocked
-///   mode it is a plain running sum per stripe (a rounding per record). Merged sums add as
-///   doubles. The sum reads `±∞` only when the true sum is beyond `f64::MAX`: what would
+///   mode it is a plain running sum per stripe (a rounding per record; a batch adds each
+///   part of its values' own sum once, so it may differ in its last bits from the records'
+///   of the same values). Merged sums add as doubles. The sum reads `±∞` only when the true sum is beyond `f64::MAX`: what would
 ///   overflow moves aside, scaled by `2^-256`. The mean is that sum over the count; the standard deviation is
 ///   taken over bucket midpoints around that mean (scaled by a power of two, so neither
 ///   huge nor tiny magnitudes overflow or vanish).
@@ -257,7 +258,7 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         let mask = self.shape.normal_mask();
         // SAFETY: the magnitude was in its sign's gate (this function's contract); the
         // mask is the shape's.
-        unsafe { side.add(bits, key, mask, side.dense.is_null()) }
+        unsafe { side.add::<false>(bits, key, mask, side.dense.is_null()) }
     }
 
     /// Any record, in either mode: special values, full buckets, unallocatable blocks.
@@ -398,11 +399,18 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// [`FloatHistogram::record_many`] on `path` (the portable one where this CPU lacks
     /// it). The gates are read once per chunk of values: a value the chunk's record widened
     /// the gate for takes the general path, which counts it the same. The interlocked
-    /// mode's gates stay empty: its values all take the general path.
+    /// mode has no gates: its batch counts every normal magnitude of the range with one
+    /// atomic add and adds the sum and extremes of each part of values (at most 128) once,
+    /// so its sum rounds per part (see the type's docs).
     pub fn record_many_on(&self, path: BatchPath, values: &[f64]) {
-        if self.shape.writers() != Writers::One {
-            return values.iter().for_each(|&x| self.record_general(x));
+        match self.shape.writers() {
+            Writers::One => self.record_many_single(path, values),
+            Writers::Many => self.record_many_shared(path, values),
         }
+    }
+
+    /// The single writer's batch: tickets from the gates, counted by [`Gated`].
+    fn record_many_single(&self, path: BatchPath, values: &[f64]) {
         let tickets = Tickets {
             read: || {
                 let [pos, neg] = &self.hot;
@@ -422,6 +430,29 @@ impl<C: AtomicCounter> FloatHistogram<C> {
         }
     }
 
+    /// The interlocked batch: tickets from the range's normal magnitudes (a fixed gate: the
+    /// sink gathers the extremes itself), counted by [`Shared`].
+    fn record_many_shared(&self, path: BatchPath, values: &[f64]) {
+        let (lo, hi) = self.shape.normal_bits().unwrap_or((u64::MAX, 0));
+        let gates = Gates::new([lo; 2], [hi; 2]);
+        let tickets = Tickets {
+            read: || gates,
+            shift: self.shape.normal_shift(),
+        };
+        let (sides, mask) = (
+            self.hot.each_ref().map(|h| h.side),
+            self.shape.normal_mask(),
+        );
+        let stripe = stripe();
+        if sides[0].dense.is_null() {
+            let sink = &mut Shared::<C, true>::new(self, sides, mask, stripe);
+            tickets.pipeline(path, values, sink);
+        } else {
+            let sink = &mut Shared::<C, false>::new(self, sides, mask, stripe);
+            tickets.pipeline(path, values, sink);
+        }
+    }
+
     /// One increment of a bucket; false when it was full (then counted as saturated).
     #[inline(always)]
     fn count(&self, cell: &C::Atomic) -> bool {
@@ -433,18 +464,21 @@ impl<C: AtomicCounter> FloatHistogram<C> {
                 self.add_special(SAT, 1);
                 false
             }
-            Writers::Many => {
-                if !increment_atomic::<C>(cell) {
-                    return true;
-                }
-                let excess = settle::<C>(cell);
-                self.add_special(SAT, excess);
-                // The surplus moved out of the bucket is this record or another thread's:
-                // either way one record left the bucket, and this one is counted there
-                // unless the bucket was full before it.
-                excess == 0
-            }
+            Writers::Many => !increment_atomic::<C>(cell) || self.settle_counted(cell),
         }
+    }
+
+    /// An interlocked increment found `cell` at its ceiling: bring it back and count the
+    /// surplus as saturated; true when the increment still counts in the bucket.
+    #[cold]
+    #[inline(never)]
+    fn settle_counted(&self, cell: &C::Atomic) -> bool {
+        let excess = settle::<C>(cell);
+        self.add_special(SAT, excess);
+        // The surplus moved out of the bucket is this record or another thread's: either
+        // way one record left the bucket, and this one is counted there unless the bucket
+        // was full before it.
+        excess == 0
     }
 
     /// Zero, NaN, the infinities, and magnitudes outside the range.
@@ -489,18 +523,20 @@ impl<C: AtomicCounter> FloatHistogram<C> {
     /// Add `n` occurrences of `x` (finite, in buckets) to the sum and the extremes.
     #[inline(always)]
     fn track(&self, x: f64, n: u64) {
-        let s = &self.stats;
         match self.shape.writers() {
             Writers::One => self.track_single(x, n),
-            Writers::Many => {
-                let probe = 0u8;
-                let address = &probe as *const u8 as usize;
-                let stripe = ((address >> 12) ^ (address >> 20)) % STRIPES;
-                self.add_sum_shared(stripe, x, n);
-                update(&s.min, |old| (x < old).then_some(x));
-                update(&s.max, |old| (x > old).then_some(x));
-            }
+            Writers::Many => self.track_shared(stripe(), x, n, x, x),
         }
+    }
+
+    /// The interlocked mode's sum and extremes: `n · x` added to stripe `stripe`, `min` and
+    /// `max` (finite, in buckets) to the extremes.
+    #[inline(always)]
+    fn track_shared(&self, stripe: usize, x: f64, n: u64, min: f64, max: f64) {
+        let s = &self.stats;
+        self.add_sum_shared(stripe, x, n);
+        update(&s.min, |old| (min < old).then_some(min));
+        update(&s.max, |old| (max > old).then_some(max));
     }
 
     /// Add `n · x` to stripe `stripe` of the sum (a compare-exchange loop); what would
@@ -758,6 +794,14 @@ impl<C: AtomicCounter> FloatHistogram<C> {
             self.version.read_validate(v).then_some(r)
         })
     }
+}
+
+/// The stripe of the interlocked sum this thread adds to: picked by its stack's address.
+#[inline(always)]
+fn stripe() -> usize {
+    let probe = 0u8;
+    let address = &probe as *const u8 as usize;
+    ((address >> 12) ^ (address >> 20)) % STRIPES
 }
 
 /// Replace the double in `cell` with `f(old)` when it gives one (a compare-exchange loop).
