@@ -103,7 +103,7 @@ impl<F: FnMut() -> Gates> Kernel<f64> for Portable<F> {
 impl<F: FnMut() -> Gates> Tickets<F> {
     /// The tickets of `values` on `path` where this CPU runs it (else the portable path),
     /// given to `sink` as [`super::pipeline`] gives them (its folds are empty).
-    pub(crate) fn pipeline<S: Sink<f64>>(mut self, path: BatchPath, values: &[f64], sink: &mut S) {
+    pub(crate) fn pipeline<S: Sink<f64>>(self, path: BatchPath, values: &[f64], sink: &mut S) {
         #[cfg(any(
             all(target_arch = "x86_64", not(miri)),
             all(target_arch = "aarch64", target_feature = "neon", not(miri))
@@ -112,12 +112,16 @@ impl<F: FnMut() -> Gates> Tickets<F> {
             return vector::pipeline(self, path, values, sink);
         }
         let _ = path;
+        super::pipeline(&mut self.portable(), values, sink);
+    }
+
+    /// The portable kernel, its gates read once to start with.
+    fn portable(mut self) -> Portable<F> {
         let gates = (self.read)();
-        let mut kernel = Portable {
+        Portable {
             read: self.read,
             gates,
             shift: self.shift,
-        };
-        super::pipeline(&mut kernel, values, sink);
+        }
     }
 }

@@ -10,17 +10,12 @@ use crate::batch::{BatchPath, Fold, Kernel, Sink};
 
 /// The tickets of `values` on `path` given to `sink` a chunk at a time.
 pub(super) fn pipeline<F: FnMut() -> Gates, S: Sink<f64>>(
-    mut t: Tickets<F>,
+    t: Tickets<F>,
     path: BatchPath,
     values: &[f64],
     sink: &mut S,
 ) {
-    let gates = (t.read)();
-    let mut portable = Portable {
-        read: t.read,
-        gates,
-        shift: t.shift,
-    };
+    let mut portable = t.portable();
     match path {
         BatchPath::Neon => crate::batch::pipeline(&mut Neon { portable }, values, sink),
         _ => crate::batch::pipeline(&mut portable, values, sink),

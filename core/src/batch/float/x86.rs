@@ -12,17 +12,12 @@ use crate::batch::{BatchPath, Fold, Kernel, Sink};
 /// The tickets of `values` on `path`, which this CPU runs, given to `sink` a chunk at a
 /// time; the tail shorter than a part goes the portable way.
 pub(super) fn pipeline<F: FnMut() -> Gates, S: Sink<f64>>(
-    mut t: Tickets<F>,
+    t: Tickets<F>,
     path: BatchPath,
     values: &[f64],
     sink: &mut S,
 ) {
-    let gates = (t.read)();
-    let portable = Portable {
-        read: t.read,
-        gates,
-        shift: t.shift,
-    };
+    let portable = t.portable();
     match path {
         // SAFETY: the caller found AVX2 on this CPU (`available`).
         BatchPath::Avx2 => unsafe { pipeline_avx2(portable, values, sink) },
