@@ -80,35 +80,22 @@ impl<C: AtomicCounter> Side<C> {
     ) -> bool {
         // The biased exponent: the octave's block and the slot of its sum.
         let e = ((bits >> 52) & 0x7FF) as usize;
-        let (cell, lo) = if sparse {
-            // SAFETY: a magnitude in the gate is normal and in the range, so the slot
-            // of its exponent is in the block directory (`sparse_biased_blocks`).
-            let block = unsafe { &*self.blocks.wrapping_add(e) }.load(Ordering::Acquire);
-            if block.is_null() {
-                return false;
-            }
+        // SAFETY: this function's contract.
+        let Some(cell) = (unsafe { self.cell(e, key, mask, sparse) }) else {
+            return false;
+        };
+        let lo = if sparse {
             // SAFETY: the chunk directory covers every exponent; a block is published
-            // after its exponent's chunk of sums (`Cells::make_block`), and the Acquire
-            // load above makes that chunk visible: it is made, `2·CHUNK` words alive as
-            // long as the cells. A made block is the octave's `buckets_per_octave`
-            // cells, published with Release after they were made; the place is below
-            // that.
+            // after its exponent's chunk of sums (`Cells::make_block`), and `cell`'s
+            // Acquire load of the block makes that chunk visible: it is made, `2·CHUNK`
+            // words alive as long as the cells.
             unsafe {
                 let chunk = (*self.sum_chunks.add(e / CHUNK)).load(Ordering::Relaxed);
                 debug_assert!(!chunk.is_null());
-                (
-                    &*block.add(key & mask),
-                    chunk.add(2 * (e % CHUNK)) as *const Cell64,
-                )
+                chunk.add(2 * (e % CHUNK)) as *const Cell64
             }
         } else {
-            // SAFETY: a magnitude in the gate is normal and in the range, so its storage
-            // offset is below `shape.len()`, the dense cells' length, and this is that
-            // offset's cell (see `Side::dense`).
-            (
-                unsafe { &*self.dense.wrapping_add(key) },
-                self.sums.wrapping_add(2 * e),
-            )
+            self.sums.wrapping_add(2 * e)
         };
         if increment::<C, ROOM>(cell) {
             // SAFETY: `lo` is the slot of the magnitude's exponent in the sign's sums
@@ -117,6 +104,35 @@ impl<C: AtomicCounter> Side<C> {
             return true;
         }
         false
+    }
+
+    /// The cell of a normal magnitude of the range with biased exponent `e` and shifted
+    /// magnitude `key` (`shape.shifted_normal`); `None` where its sparse block is not made
+    /// yet (loaded with Acquire). `sparse` says whether `dense` is null.
+    ///
+    /// # Safety
+    /// The magnitude is normal and in the range; `mask` is the histogram shape's
+    /// [`crate::float::FloatShape::normal_mask`]. The cell lives as long as the histogram.
+    #[inline(always)]
+    unsafe fn cell<'c>(
+        &self,
+        e: usize,
+        key: usize,
+        mask: usize,
+        sparse: bool,
+    ) -> Option<&'c C::Atomic> {
+        if !sparse {
+            // SAFETY: a normal magnitude of the range: its storage offset is below
+            // `shape.len()`, the dense cells' length, and this is that offset's cell (see
+            // `Side::dense`).
+            return Some(unsafe { &*self.dense.wrapping_add(key) });
+        }
+        // SAFETY: the slot of a normal magnitude's exponent is in the block directory
+        // (`sparse_biased_blocks`).
+        let block = unsafe { &*self.blocks.wrapping_add(e) }.load(Ordering::Acquire);
+        // SAFETY: a made block is the octave's `buckets_per_octave` cells, published with
+        // Release after they were made; `key & mask` is below that.
+        (!block.is_null()).then(|| unsafe { &*block.add(key & mask) })
     }
 }
 
@@ -244,26 +260,21 @@ impl<'a, C: AtomicCounter, const SPARSE: bool> Shared<'a, C, SPARSE> {
     /// sparse block is not made yet.
     #[inline(always)]
     fn cell(&self, bits: u64, t: u64) -> Option<&'a C::Atomic> {
-        let (s, key) = ((t & 1) as usize, (t >> 1) as usize);
-        let cell = if t == OUTSIDE {
+        if t == OUTSIDE {
             return None;
-        } else if SPARSE {
-            let e = ((bits >> 52) & 0x7FF) as usize;
-            // SAFETY: a ticket other than `OUTSIDE` is of a normal magnitude of the range,
-            // whose exponent's slot is in the block directory (as in `Side::add`).
-            let block = unsafe { &*self.blocks[s].wrapping_add(e) }.load(Ordering::Acquire);
-            if block.is_null() {
-                return None;
-            }
-            block.wrapping_add(key & self.mask) as *const C::Atomic
-        } else {
-            self.dense[s].wrapping_add(key)
+        }
+        let s = (t & 1) as usize;
+        let side = Side::<C> {
+            dense: self.dense[s],
+            blocks: self.blocks[s],
+            sums: core::ptr::null(),
+            sum_chunks: core::ptr::null(),
         };
-        // SAFETY: a normal magnitude of the range: its dense cell (its offset is below
-        // `shape.len()`, see `Side::dense`), or the cell of its place in its octave's made
-        // block (published with Release, loaded with Acquire above; `key & mask` below
-        // `buckets_per_octave`), alive as long as the histogram.
-        Some(unsafe { &*cell })
+        let e = ((bits >> 52) & 0x7FF) as usize;
+        // SAFETY: a ticket other than `OUTSIDE` is of a normal magnitude of the range
+        // (the interlocked batch's fixed gate), `t >> 1` its shifted magnitude; `mask` is
+        // the shape's.
+        unsafe { side.cell(e, (t >> 1) as usize, self.mask, SPARSE) }
     }
 }
 
