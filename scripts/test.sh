@@ -58,6 +58,15 @@ selected() {
   ran+=("$1")
 }
 
+# disk_free: the space left on the checkout's file system, in GiB (a full disk fails builds
+# in ways that name no disk: a linker's bus error, a file not found).
+disk_free() {
+  local kib
+  kib=$(df -Pk . 2>/dev/null | awk 'NR == 2 { print $4 }')
+  [[ $kib =~ ^[0-9]+$ ]] || { echo "?"; return; }
+  echo "$((kib / 1048576)).$((kib % 1048576 * 10 / 1048576))"
+}
+
 # record NAME STATUS SECONDS: a stage's closing line, and its result in the counts.
 record() {
   if [ "$2" -eq 0 ]; then
@@ -68,6 +77,7 @@ record() {
     failures+=("$1")
     echo "=== $1: FAILED ($3 s)"
   fi
+  echo "    disk: $(disk_free) GiB free"
 }
 
 # stage NAME CMD...: CMD alone on the machine, its output as it comes.
@@ -94,6 +104,9 @@ jobs_at_once=${PICOLLO_STAGE_JOBS:-$(nproc 2>/dev/null || echo 1)}
 pool=()
 
 # pooled NAME CMD...: CMD started beside the other pooled stages once one of the slots is free.
+# Its status is taken from its process (wait), never from a file: on a full disk a stage
+# that could not write one would otherwise be waited for until CI's time ran out.
+declare -A pid_of start_of
 pooled() {
   local name=$1
   shift
@@ -102,27 +115,26 @@ pooled() {
     reap || sleep 1
   done
   echo "$*" >"$logs/$name.cmd"
-  (
-    start=$SECONDS
-    "$@" >"$logs/$name.log" 2>&1
-    echo "$? $((SECONDS - start))" >"$logs/$name.rc.part" && mv "$logs/$name.rc.part" "$logs/$name.rc"
-  ) &
+  "$@" >"$logs/$name.log" 2>&1 &
+  pid_of[$name]=$!
+  start_of[$name]=$SECONDS
   pool+=("$name")
 }
 
 # reap: print and count the pooled stages that have ended; false when none had.
 reap() {
-  local name left=() rc seconds any=1
+  local name left=() rc any=1
   for name in "${pool[@]}"; do
-    if [ ! -f "$logs/$name.rc" ]; then
+    if kill -0 "${pid_of[$name]}" 2>/dev/null; then
       left+=("$name")
       continue
     fi
-    read -r rc seconds <"$logs/$name.rc"
+    wait "${pid_of[$name]}"
+    rc=$?
     echo
-    echo "=== $name: $(cat "$logs/$name.cmd")"
+    echo "=== $name: $(cat "$logs/$name.cmd" 2>/dev/null)"
     cat "$logs/$name.log"
-    record "$name" "$rc" "$seconds"
+    record "$name" "$rc" $((SECONDS - ${start_of[$name]}))
     any=0
   done
   pool=(${left[@]+"${left[@]}"})
@@ -171,6 +183,7 @@ with_needs() {
   "$@"
 }
 
+echo "test.sh: $(disk_free) GiB free on the checkout's file system at the start"
 stage needs python3 scripts/check_needs.py
 stage fmt cargo fmt --all -- --check
 stage clippy cargo clippy --workspace --all-targets --all-features -- -D warnings
