@@ -378,3 +378,24 @@ pub(crate) fn results_for_tests() -> Vec<BenchResult> {
     );
     std::vec![parse, one.unwrap()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_writes_the_same_results_as_the_same_text_every_time() {
+        // The C ABI asks for a text's size, then writes it: the two must agree, whatever
+        // the clock, the load or the date did in between (Google Benchmark's context reads
+        // them once a process).
+        let results = results_for_tests();
+        // One result: the forms of one result write no more.
+        let findings = Findings::of_results(&[&results[0]]);
+        let all = || FORMATS.iter().map(|f| findings.to_text(*f).unwrap());
+        let first: Vec<String> = all().collect();
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        for ((f, a), b) in FORMATS.iter().zip(&first).zip(all()) {
+            assert_eq!(*a, b, "format {}", f.name());
+        }
+    }
+}

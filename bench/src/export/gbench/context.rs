@@ -1,5 +1,6 @@
-//! Google Benchmark's `context`: the machine's figures read now (the date, the host, the
-//! executable, the clock rate, ASLR, the load) and the conditions of the first result.
+//! Google Benchmark's `context`: the machine's figures (the date, the host, the executable,
+//! the clock rate, ASLR, the load), read once in a process, and the conditions of the first
+//! result.
 
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -14,7 +15,7 @@ use crate::measure::result::BenchResult;
 #[derive(Serialize)]
 pub(super) struct Context {
     #[serde(flatten)]
-    machine: Machine,
+    machine: &'static Machine,
     num_cpus: usize,
     cpu_scaling_enabled: bool,
     library_version: String,
@@ -37,8 +38,18 @@ struct Machine {
     load_avg: Vec<f64>,
 }
 
+/// The machine's figures, read at the first export of the process and kept: the clock rate,
+/// the load and the date move from one read to the next, and the same results must give the
+/// same text every time they are written (the C ABI asks for a text's size, then writes it:
+/// a file whose load had changed between the two calls came out a byte longer than asked).
+/// Google Benchmark, too, reads its context once a run.
+fn machine() -> &'static Machine {
+    static MACHINE: std::sync::OnceLock<Machine> = std::sync::OnceLock::new();
+    MACHINE.get_or_init(read_machine)
+}
+
 /// The machine's figures, read now.
-fn machine() -> Machine {
+fn read_machine() -> Machine {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     let exe = std::env::current_exe().map(|p| p.display().to_string());
     let cpuinfo = read("/proc/cpuinfo").unwrap_or_default();
