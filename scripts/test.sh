@@ -39,8 +39,9 @@ case "${1:-}" in
   *) echo "test.sh: unknown argument '$1' (--quick, --stage NAME..., or none for every stage)" >&2; exit 2 ;;
 esac
 
-# On CI (a fresh clone, every crate built once): no incremental caches, and line tables
-# alone for the debug builds' debug information (enough for a panic's backtrace). A full
+# On CI (a fresh clone, every crate built once): no incremental caches, and the debug
+# builds' debug information limited to line tables and functions (`debug = 1`, a number:
+# Debian's cargo-c reads no other form; enough for a panic's backtrace). A full
 # run's debug build took 7.4 GB of disk with them (2.2 GB of caches no later build reads,
 # most of the rest debug information), on machines whose free disk varies. Release builds
 # in 16 code-generation units (thin LTO kept): the run makes a dozen of them, and the C
@@ -48,7 +49,7 @@ esac
 # the same code; how fast it runs is not tested here (docs/performance.md has the figures,
 # taken with the workspace's release profile).
 if [ "${CI:-}" = true ]; then
-  export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=line-tables-only
+  export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=1
   export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 fi
 
