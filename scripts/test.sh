@@ -174,7 +174,7 @@ clear_scratch() {
 
 # reap: print and count the pooled stages that have ended; false when none had.
 reap() {
-  local name left=() rc any=1
+  local name left=() rc seconds any=1
   for name in "${pool[@]}"; do
     if kill -0 "${pid_of[$name]}" 2>/dev/null; then
       left+=("$name")
@@ -182,11 +182,12 @@ reap() {
     fi
     wait "${pid_of[$name]}"
     rc=$?
+    seconds=$((SECONDS - ${start_of[$name]}))
     echo
     echo "=== $name: $(cat "$logs/$name.cmd" 2>/dev/null)"
     cat "$logs/$name.log"
     clear_scratch "$name"
-    record "$name" "$rc" $((SECONDS - ${start_of[$name]}))
+    record "$name" "$rc" "$seconds"
     any=0
   done
   pool=(${left[@]+"${left[@]}"})
