@@ -9,3 +9,9 @@ root="$(cd "$here/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
 export PATH="$HOME/.cargo/bin:$PATH"
 cd "$root"
+
+# beside_headers: the headers include/picollo.h includes from beside it (`#include "..."`),
+# one a line; an install must put each beside it.
+beside_headers() {
+    sed -n 's/^#include "\([^"]*\)"$/\1/p' "$root/include/picollo.h"
+}

@@ -5,8 +5,8 @@
 # build); then run the getting-started demo from the installed package and check its output
 # (the P99 line, both tables, the PNG plot), and the monitoring example for 2 seconds (writer
 # threads, a one-line summary per second from a snapshot with deltas), the benchmark's
-# quick run, and the harness demo's quick run (two reports naming the baseline, a verdict);
-# then Picollo's change points against Apache Otava's (scripts/otava_compare.py).
+# quick run, and the harness demo's quick run (two reports naming the baseline, a verdict).
+# Picollo's change points against Apache Otava's are a stage of their own (scripts/otava.sh).
 # Needs cargo; makes the project venv (.venv, or $PICOLLO_VENV) and installs python3-dbg and
 # prometheus where missing (scripts/needs.sh).
 #
@@ -130,17 +130,4 @@ grep -qx '##### unsorted' "$hlog" && grep -qx '##### sorted' "$hlog" \
 grep -Eq '^verdict: (sorted is (faster|slower) than unsorted by [0-9.]+ % \[.*\]|sorted is within noise of unsorted: .*|no difference between unsorted and sorted: .*), noise floor [0-9.]+ % \(99 % confidence\)$' "$hlog" \
     || fail "bench_demo.py printed no verdict line"
 
-echo "== change points against Apache Otava's (scripts/otava_compare.py: the table, safe bounds)"
-# A venv of its own, kept between runs: apache-otava pins numpy and scipy and brings cloud
-# clients that the binding's venv should not carry.
-ovenv="$work/venv-otava"
-"$ovenv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(
-    m.version('apache-otava') != '0.8.0' or m.version('otava-test-data') != '0.1.9')" \
-    2>/dev/null || {
-    "$py" -m venv --clear "$ovenv"
-    "$ovenv/bin/python" -m pip install -q --disable-pip-version-check --no-compile \
-        apache-otava==0.8.0 otava-test-data==0.1.9
-}
-cargo build -q -p picollo-bench --example history_detect
-"$ovenv/bin/python" scripts/otava_compare.py --detector "$target/debug/examples/history_detect"
-echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring; bench; bench_demo; change points)"
+echo "== python-demo: all checks passed (demo ${elapsed}s, plot $plot; monitoring; bench; bench_demo)"
