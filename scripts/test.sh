@@ -39,18 +39,19 @@ case "${1:-}" in
   *) echo "test.sh: unknown argument '$1' (--quick, --stage NAME..., or none for every stage)" >&2; exit 2 ;;
 esac
 
-# On CI (a fresh clone, every crate built once): no incremental caches, and the debug
-# builds' debug information limited to line tables and functions (`debug = 1`, a number:
-# Debian's cargo-c reads no other form; enough for a panic's backtrace). A full
-# run's debug build took 7.4 GB of disk with them (2.2 GB of caches no later build reads,
-# most of the rest debug information), on machines whose free disk varies. Release builds
-# in 16 code-generation units (thin LTO kept): the run makes a dozen of them, and the C
-# library's took 103 s instead of 205 on a 2-core AMD EPYC (Zen 3) VM. What is tested is
-# the same code; how fast it runs is not tested here (docs/performance.md has the figures,
-# taken with the workspace's release profile).
+# On CI (a fresh clone, every crate built once), cargo does the least work that tests the
+# same code: no incremental caches (a cache no later build reads), no debug information in
+# debug builds (a failed test's message names its file and line without it; a run's debug
+# build took 7.4 GB of disk with full information, on machines whose free disk varies), and
+# release builds in 16 code-generation units without cross-crate LTO (the run makes a dozen
+# release builds, of the library, the CLI, examples and snippets, each linked on its own; the
+# C library's took 205 s on a 2-core AMD EPYC (Zen 3) VM with the workspace's profile, 103 s
+# in 16 units). How fast the code runs is not tested here (docs/performance.md has the
+# figures, taken with the workspace's release profile). `0` and `false` are forms that
+# Debian's cargo-c (an older cargo inside) reads too.
 if [ "${CI:-}" = true ]; then
-  export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=1
-  export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+  export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0
+  export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false
 fi
 
 # Every stage asks for its own tools (scripts/needs.sh); the whole run installs them all
