@@ -1,4 +1,4 @@
-# Sourced by the scripts of c-tests/ (run.sh, bench.sh): strict mode, no standard input, cargo
+# Sourced by the scripts of c-tests/ (run.sh, install.sh, bench.sh, suite.sh, gbench.sh): strict mode, no standard input, cargo
 # on PATH, the repository root as the working directory, and the folders: `here` (c-tests/),
 # `root` (the repository) and `target` (cargo's target folder, $CARGO_TARGET_DIR if set).
 set -euo pipefail
@@ -9,6 +9,15 @@ root="$(cd "$here/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
 export PATH="$HOME/.cargo/bin:$PATH"
 cd "$root"
+
+# die MESSAGE: the script's failure, said as `WHO: FAIL: MESSAGE`, and exit 1; step MESSAGE:
+# a step's heading. WHO is $who where the script sets it before sourcing this, else c-tests.
+who="${who:-c-tests}"
+die() {
+    echo "$who: FAIL: $*" >&2
+    exit 1
+}
+step() { echo "--- $who: $*"; }
 
 # beside_headers: the headers include/picollo.h includes from beside it (`#include "..."`),
 # one a line; an install must put each beside it.

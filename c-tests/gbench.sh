@@ -12,16 +12,12 @@
 # note), SkipWithError, an unknown --benchmark_ flag. Then c-tests/bench_oneliner.cpp:
 # picollo::Bench().run("name", work) printing its rows. Under valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --test.
 # Called by c-tests/run.sh; runs alone too (it builds libpicollo first).
+who="c-tests/gbench"
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out="$here/build/gbench"
 rm -rf "$out"
 mkdir -p "$out"
-
-die() {
-    echo "c-tests/gbench: FAIL: $*" >&2
-    exit 1
-}
 
 cargo build --release -q -p picollo-ffi
 link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")

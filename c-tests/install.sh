@@ -11,15 +11,10 @@
 # It times nothing: scripts/test.sh runs it beside the other stages that time nothing.
 # Needs cargo, binutils and python3; installs gcc, g++, pkg-config, cmake and cargo-c where
 # they are missing (scripts/needs.sh). Build outputs go to c-tests/build/install/ and a temp dir.
+who="c-tests install"
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build="$here/build/install"
-
-die() {
-    echo "c-tests install: FAIL: $*" >&2
-    exit 1
-}
-step() { echo "--- c-tests install: $*"; }
 
 # shellcheck source=scripts/needs.sh
 . "$root/scripts/needs.sh"

@@ -36,15 +36,10 @@
 #  7. runs the record benchmark (c-tests/bench.sh: bench_record.c) --quick.
 # Needs cargo, binutils and python3; installs gcc, g++, valgrind, cbindgen and Google
 # Benchmark's tools where they are missing (scripts/needs.sh). Build outputs go to c-tests/build/ (ignored by git) and a temp dir.
+who="c-tests"
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build="$here/build"
-
-die() {
-    echo "c-tests: FAIL: $*" >&2
-    exit 1
-}
-step() { echo "--- c-tests: $*"; }
 
 # shellcheck source=scripts/needs.sh
 . "$root/scripts/needs.sh"

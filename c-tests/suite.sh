@@ -10,16 +10,12 @@
 # throughput (both sides' rates). Under
 # valgrind memcheck (unless PICOLLO_NO_VALGRIND=1), only --list and --test. Called by
 # c-tests/run.sh; runs alone too (it builds libpicollo first).
+who="c-tests/suite"
 # shellcheck source=c-tests/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 out="$here/build/suite"
 rm -rf "$out"
 mkdir -p "$out"
-
-die() {
-    echo "c-tests/suite: FAIL: $*" >&2
-    exit 1
-}
 
 cargo build --release -q -p picollo-ffi
 link=(-L"$target/release" -lpicollo -Wl,-rpath,"$target/release")
