@@ -1,6 +1,7 @@
-# Sourced by the scripts of c-tests/ (run.sh, install.sh, bench.sh, suite.sh, gbench.sh): strict mode, no standard input, cargo
-# on PATH, the repository root as the working directory, and the folders: `here` (c-tests/),
-# `root` (the repository) and `target` (cargo's target folder, $CARGO_TARGET_DIR if set).
+# Sourced by the scripts of c-tests/ (run.sh, install.sh, bench.sh, suite.sh, gbench.sh):
+# strict mode, no standard input, cargo on PATH, the repository root as the working
+# directory, and the folders: `here` (c-tests/), `root` (the repository) and `target`
+# (cargo's target folder, $CARGO_TARGET_DIR if set).
 set -euo pipefail
 exec </dev/null
 
