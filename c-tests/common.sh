@@ -20,6 +20,22 @@ die() {
 }
 step() { echo "--- $who: $*"; }
 
+# commands_present NAME...: each on PATH, else die naming the one missing.
+commands_present() {
+    local tool
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found"
+    done
+}
+
+# fresh_build: $build emptied and made; $tmp a new temporary folder, removed at exit.
+fresh_build() {
+    rm -rf "$build"
+    mkdir -p "$build"
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+}
+
 # beside_headers: the headers include/picollo.h includes from beside it (`#include "..."`),
 # one a line; an install must put each beside it.
 beside_headers() {

@@ -19,14 +19,8 @@ build="$here/build/install"
 # shellcheck source=scripts/needs.sh
 . "$root/scripts/needs.sh"
 needs gcc g++ pkg-config cargo-c cmake || die "the tools above are missing"
-for tool in cargo readelf ldd nm; do
-    command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found"
-done
-
-rm -rf "$build"
-mkdir -p "$build"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+commands_present cargo readelf ldd nm
+fresh_build
 
 mapfile -t beside < <(beside_headers)
 [[ ${#beside[@]} -gt 0 ]] || die "include/picollo.h includes no header from beside it (picollo_inline.h)"

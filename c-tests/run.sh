@@ -46,14 +46,8 @@ build="$here/build"
 tools=(gcc g++ cbindgen gbench-tools)
 [[ "${PICOLLO_NO_VALGRIND:-}" == 1 ]] || tools+=(valgrind)
 needs "${tools[@]}" || die "the tools above are missing"
-for tool in cargo readelf ldd diff nm python3; do
-    command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found"
-done
-
-rm -rf "$build"
-mkdir -p "$build"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+commands_present cargo readelf ldd diff nm python3
+fresh_build
 
 step "build libpicollo (release)"
 cargo build --release -p picollo-ffi
