@@ -263,24 +263,24 @@ stage snippets python3 scripts/snippets.py
 stage action bash scripts/action.sh
 # Alone too: it runs scripts/setup.sh (apt) and the demo.
 stage setup-debian bash scripts/test_setup_debian.sh
-# Side by side, the longest first (their times on a 2-core AMD EPYC VM, Zen 3: sanitize
-# 15 min, miri and wheels 13, package 11, fuzz, emulated-paths and pmu-emulated 7-8, loom 6,
-# the rest 1-3), so that the last to start are short.
-pooled sanitize bash scripts/sanitize.sh
-pooled miri bash scripts/miri.sh
+# Side by side, the longest first (their times in a full run on a 2-core AMD EPYC VM, Zen 3,
+# two at a time: wheels 15 min, sanitize 11, pmu-emulated, emulated-paths, package and fuzz
+# 5-6, miri about 5 (280 s alone), the rest 4 or less), so that the last to start are short.
 pooled wheels bash scripts/wheels.sh
+pooled sanitize bash scripts/sanitize.sh
+pooled pmu-emulated bash scripts/pmu-emulated.sh
+pooled emulated-paths bash scripts/emulated-paths.sh
 pooled package bash scripts/package.sh
 pooled fuzz bash scripts/fuzz.sh
-pooled emulated-paths bash scripts/emulated-paths.sh
-pooled pmu-emulated bash scripts/pmu-emulated.sh
-pooled loom bash scripts/loom.sh
-pooled html bash scripts/html.sh
+pooled miri bash scripts/miri.sh
 pooled c-install bash c-tests/install.sh
 pooled otava bash scripts/otava.sh
+pooled loom bash scripts/loom.sh
 pooled prometheus bash scripts/prometheus.sh
-pooled emulate bash scripts/emulate.sh
+pooled html bash scripts/html.sh
 pooled interop-hgrm bash scripts/interop.sh
 pooled interop-peers bash scripts/interop_peers.sh
+pooled emulate bash scripts/emulate.sh
 pooled build-note bash scripts/build_note.sh
 pool_wait
 finish
