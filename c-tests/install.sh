@@ -9,7 +9,7 @@
 #  2. installs into a temporary prefix of its own (docs/install.md's steps) and runs the
 #     program built with the .pc file's libdir as its rpath, with no LD_LIBRARY_PATH.
 # It times nothing: scripts/test.sh runs it beside the other stages that time nothing.
-# Needs cargo, binutils and python3; installs gcc, g++, pkg-config, cmake and cargo-c where
+# Needs cargo and binutils; installs gcc, g++, pkg-config, cmake and cargo-c where
 # they are missing (scripts/needs.sh). Build outputs go to c-tests/build/install/ and a temp dir.
 who="c-tests install"
 # shellcheck source=c-tests/common.sh
