@@ -34,6 +34,9 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
 
 #ifdef PICOLLO_OLD_HEADER
 #include "fixtures/picollo-abi-1.13.h"
@@ -517,6 +520,23 @@ static void float_case(size_t n)
 #ifndef PICOLLO_OLD_HEADER
 /* ---- the layout's table ---- */
 
+/* Which instruction the header's index runs here: `lzcnt`'s encoding, run as `bsr` by a CPU
+ * without `lzcnt` (scripts/emulated-paths.sh runs this program under `qemu-x86_64 -cpu
+ * qemu64`, such a CPU). The index itself is checked against the table in both cases. */
+static void say_which_log2(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__LZCNT__)
+    unsigned a, b, c, d;
+    unsigned lzcnt = __get_cpuid(0x80000001u, &a, &b, &c, &d) ? (c >> 5) & 1 : 0;
+    uint64_t one = 1;
+    __asm__("lzcnt %0, %0" : "+r"(one));
+    printf("layout table: lzcnt's encoding on 1 gives %u here (CPUID: lzcnt %s)\n",
+           (unsigned)one, lzcnt ? "present" : "absent");
+    CHECKF(one == (lzcnt ? 63u : 0u), "lzcnt's encoding on 1 gives %u, CPUID says lzcnt %u",
+           (unsigned)one, lzcnt);
+#endif
+}
+
 static void table_rows(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -578,6 +598,7 @@ static void table_rows(const char *path)
     }
     picollo_histogram_free(h);
     fclose(f);
+    say_which_log2();
     printf("layout table: %lu rows of %lu configurations\n", rows, configs);
     CHECKF(rows > 0, "the table %s has no rows", path);
 }

@@ -6,6 +6,8 @@
 #     found in 20 of 20, two threads each counting their own), x86_64 and aarch64;
 #   - C: c-tests/emulate/test_emulated_bench.c through picollo_bench_run and
 #     picollo_bench_compare_run (the same checks), x86_64 and aarch64;
+#   - the header's inline recorder on an x86-64 CPU without `lzcnt` (qemu-x86_64 -cpu qemu64,
+#     no counts): c-tests/test_record_paths.c, every path and the layout's table;
 #   - Python: python-demo/tests/test_emulated.py, the interpreter itself under QEMU;
 #   - the batch record's NEON path (aarch64): core/tests/batch_record.rs, every path against
 #     the per-value record (it asserts NEON is among them on aarch64), and the float tickets'
@@ -49,6 +51,28 @@ gcc "${cc[@]}" -o "$work/test_emulated_bench" c-tests/emulate/test_emulated_benc
 
 check "Rust harness, x86_64" target/release/examples/emulated_check
 check "C ABI, x86_64" "$work/test_emulated_bench"
+
+# The header's inline recorder on an x86-64 CPU without `lzcnt` (QEMU's `qemu64` model), where
+# the encoding of `lzcnt` it takes its logarithm with runs as `bsr`: c-tests/test_record_paths.c
+# (every record path against picollo_histogram_record, and picollo_recorder_index against the
+# layout's table), as the c-tests stage runs it natively on a CPU with `lzcnt`.
+without_lzcnt() {
+    local t=$SECONDS out
+    echo "== header's inline recorder, x86_64 without lzcnt (qemu-x86_64 -cpu qemu64)"
+    cargo run -q --release -p picollo --example layout_table -- 300 200 1 >"$work/layout_table.tsv" &&
+        gcc "${cc[@]}" -o "$work/test_record_paths" c-tests/test_record_paths.c \
+            -Ltarget/release -lpicollo -lm -Wl,-rpath,"$PWD/target/release" ||
+        { say "FAILED: the build of test_record_paths"; failed=1; return; }
+    out=$(qemu-x86_64 -cpu qemu64 "$work/test_record_paths" 100 1000 1 "$work/layout_table.tsv" 2>&1)
+    echo "$out" | tail -n 4
+    if grep -q "gives 0 here (CPUID: lzcnt absent)" <<<"$out" && grep -Eq '^[1-9][0-9]* passed, 0 failed$' <<<"$out"; then
+        say "header's index without lzcnt (qemu64): ok ($((SECONDS - t)) s)"
+    else
+        say "header's index without lzcnt (qemu64): FAILED"
+        failed=1
+    fi
+}
+without_lzcnt
 python=$(readlink -f .venv/bin/python 2>/dev/null)
 if [ -x "$python" ]; then
     # The venv's own interpreter (a wrapper script would exec it natively, uncounted), with
