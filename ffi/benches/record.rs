@@ -11,7 +11,8 @@
 //! its best of `RUNS` runs in ns per record. The
 //! last line is the one scripts read:
 //! `bench record: picollo=<ns> hdrhistogram=<ns> histogram=<ns> ffi=<ns> call=<ns> fn=<ns>
-//! portable=<ns> many=<ns> many_path=<name> many_portable=<ns> c=<ns> c_fn=<ns> c_ffi=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the
+//! portable=<ns> many=<ns> many_path=<name> many_portable=<ns> c=<ns> c_fn=<ns> c_ffi=<ns>
+//! c_inline=<ns>` (`call`: an empty `extern "C"` function called the way `ffi` is, the
 //! floor of any record behind a call; `fn` and `portable`: the histogram's record function
 //! called directly, the one chosen for this CPU and the one for any x86-64; `many`:
 //! `Histogram::record_many` of the whole array, its offsets a vector at a time on the path
@@ -19,9 +20,9 @@
 //! `many_portable` the same call on the portable path; `c`:
 //! `picollo_histogram_record(h, v)` in a C loop as the header compiles it; `c_fn` and `c_ffi`
 //! one C loop calling a function it holds, the record function or the exported
-//! `picollo_histogram_record`: the three C loops built together by the package's build
-//! script and linked into this binary beside the Rust loops; `NaN` when no C compiler could
-//! build them).
+//! `picollo_histogram_record`; `c_inline` the header's inline recorder in a C loop (no call):
+//! the four C loops built together by the package's build script and linked into this
+//! binary beside the Rust loops; `NaN` when no C compiler could build them).
 //!
 //! The ABI comes from this package's rlib, named `picollo` like `libpicollo.so` (the core
 //! crate is `picollo_core` here); `picollo_histogram_record` is called through a
@@ -37,8 +38,9 @@ use std::time::Instant;
 
 use picollo::{
     picollo_histogram, picollo_histogram_config_default, picollo_histogram_free,
-    picollo_histogram_get_info, picollo_histogram_info, picollo_histogram_new,
-    picollo_histogram_record, picollo_status,
+    picollo_histogram_get_info, picollo_histogram_get_recorder, picollo_histogram_info,
+    picollo_histogram_new, picollo_histogram_record, picollo_recorder, picollo_status,
+    PICOLLO_RECORDER_VERSION,
 };
 
 use splitmix::{LATENCIES as VALUES, LATENCY_MAX as MAX_VALUE};
@@ -354,14 +356,21 @@ extern "C" {
         n: usize,
         f: RecordFn,
     );
+    fn picollo_bench_inline_record_all(rec: *const picollo_recorder, values: *const u64, n: usize);
 }
+
+/// The inline recorder's loop of `c/header_record.c`: `(recorder, values, len)`.
+type InlineLoop = unsafe extern "C" fn(*const picollo_recorder, *const u64, usize);
 
 /// The loops of `c/header_record.c`, compiled by the package's build script at -O2 and
 /// linked into this binary beside the Rust loops: the header's call and a held record
 /// function's, or why there are none.
-fn c_loops() -> Result<[CLoop; 2], String> {
+fn c_loops() -> Result<([CLoop; 2], InlineLoop), String> {
     #[cfg(picollo_bench_c_loops)]
-    return Ok([picollo_bench_header_record_all, picollo_bench_fn_record_all]);
+    return Ok((
+        [picollo_bench_header_record_all, picollo_bench_fn_record_all],
+        picollo_bench_inline_record_all,
+    ));
     #[cfg(not(picollo_bench_c_loops))]
     Err("the build script found no C compiler for the C loops".into())
 }
@@ -397,6 +406,47 @@ impl CCaller {
                 name: "c ffi",
             },
         ]
+    }
+}
+
+/// `c inline`: the header's inline recorder (`picollo_recorder_record`) in a C loop, over the
+/// recorder of a handle of its own.
+struct CInline {
+    ffi: Ffi,
+    recorder: picollo_recorder,
+    run: InlineLoop,
+}
+
+impl CInline {
+    fn new(run: InlineLoop) -> CInline {
+        let ffi = Ffi::new();
+        let mut recorder = std::mem::MaybeUninit::<picollo_recorder>::uninit();
+        // SAFETY: a live handle and room for a recorder of this header's version.
+        let status = unsafe {
+            picollo_histogram_get_recorder(ffi.h, PICOLLO_RECORDER_VERSION, recorder.as_mut_ptr())
+        };
+        assert_eq!(status, picollo_status::Ok, "picollo_histogram_get_recorder");
+        // SAFETY: written on success.
+        let recorder = unsafe { recorder.assume_init() };
+        CInline { ffi, recorder, run }
+    }
+}
+
+impl Contender for CInline {
+    fn name(&self) -> &'static str {
+        "c inline"
+    }
+    #[inline(never)]
+    fn record_all(&mut self, values: &[u64]) {
+        // SAFETY: the recorder of a live single-writer handle that only this thread records
+        // into; `values` has `len` values.
+        unsafe { (self.run)(&self.recorder, values.as_ptr(), values.len()) };
+    }
+    fn total(&self) -> u64 {
+        self.ffi.total()
+    }
+    fn footprint_bytes(&self) -> usize {
+        self.ffi.footprint_bytes()
     }
 }
 
@@ -492,11 +542,14 @@ fn main() {
     let path = picollo_core::BatchPath::chosen();
     let batch = |path| Many(config.build::<u32>().expect("picollo config"), path);
     let (mut many, mut many_portable) = (batch(path), batch(picollo_core::BatchPath::Portable));
-    let mut c_callers = match c_loops() {
-        Ok(loops) => CCaller::all(loops),
+    let (mut c_callers, mut c_inline) = match c_loops() {
+        Ok((loops, inline)) => (CCaller::all(loops), Some(CInline::new(inline))),
         Err(why) => {
-            println!("c (header), c fn, c ffi: SKIPPED, the C loops could not be built: {why}");
-            Vec::new()
+            println!(
+                "c (header), c fn, c ffi, c inline: SKIPPED, the C loops could not be built: \
+                 {why}"
+            );
+            (Vec::new(), None)
         }
     };
 
@@ -514,6 +567,9 @@ fn main() {
         &mut many_portable,
     ];
     for c in &mut c_callers {
+        contenders.push(c);
+    }
+    if let Some(c) = c_inline.as_mut() {
         contenders.push(c);
     }
 
@@ -568,13 +624,14 @@ fn main() {
     println!(
         "c (header): picollo_histogram_record(h, v) in C as the header compiles it (an inline \
          call of the handle's record function); c fn: the same C loop calling the record \
-         function it holds; c ffi: that C loop calling picollo_histogram_record"
+         function it holds; c ffi: that C loop calling picollo_histogram_record; c inline: \
+         the header's inline recorder (picollo_recorder_record) in a C loop, no call"
     );
     many_note(path, &best);
     report::report(&format!(
         "bench record: picollo={:.2} hdrhistogram={:.2} histogram={:.2} ffi={:.2} call={:.2} \
          fn={:.2} portable={:.2} many={:.2} many_path={} many_portable={:.2} c={:.2} c_fn={:.2} \
-         c_ffi={:.2}",
+         c_ffi={:.2} c_inline={:.2}",
         best[0],
         best[1],
         best[2],
@@ -587,6 +644,7 @@ fn main() {
         best[10],
         best.get(11).copied().unwrap_or(f64::NAN),
         best.get(12).copied().unwrap_or(f64::NAN),
-        best.get(13).copied().unwrap_or(f64::NAN)
+        best.get(13).copied().unwrap_or(f64::NAN),
+        best.get(14).copied().unwrap_or(f64::NAN)
     ));
 }

@@ -2,7 +2,8 @@
  * picollo_histogram_record(h, v) as a C caller writes it (the header's macro makes it an
  * inline call of the handle's record function), and `c_fn`, the same loop calling a record
  * function the caller holds (`picollo_histogram_record_fn(h)`, passed in): what the header's
- * call adds, with the loop's code placement alike. ffi/build.rs compiles this file with the
+ * call adds, with the loop's code placement alike; `c_inline`, the header's inline recorder
+ * (picollo_recorder_record), which counts in place with no call. ffi/build.rs compiles this file with the
  * system's C compiler at -O2 and links it into the record bench's binary beside the Rust
  * loops; the loops need no symbol of the library. */
 #include <stddef.h>
@@ -29,5 +30,17 @@ LOOP void picollo_bench_fn_record_all(picollo_histogram *h, const uint64_t *valu
 {
     for (size_t i = 0; i < n; i++) {
         f(h, values[i]);
+    }
+}
+
+/* The header's inline recorder over a copy of `*rec` in a local whose address goes nowhere
+ * but the inline function (as picollo_recorder_of returns it), so that its fields stay in
+ * registers. The recorder comes from the caller: this file calls nothing of the library. */
+LOOP void picollo_bench_inline_record_all(const picollo_recorder *rec, const uint64_t *values,
+                                          size_t n)
+{
+    const picollo_recorder r = *rec;
+    for (size_t i = 0; i < n; i++) {
+        picollo_recorder_record(&r, values[i]);
     }
 }
