@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: How each tool of scripts/needs.sh shows in a script's code (comments removed).
 USES = {
+    "clang": r"\bclang\b(?![-_./])",
     "valgrind": r"\bvalgrind\b",
     "mono": r"\b(mcs|mono)\b(?![-_.])",
     "cargo-c": r"\bcargo[ -]cinstall\b",

@@ -7,7 +7,8 @@
 #   - C: c-tests/emulate/test_emulated_bench.c through picollo_bench_run and
 #     picollo_bench_compare_run (the same checks), x86_64 and aarch64;
 #   - the header's inline recorder on an x86-64 CPU without `lzcnt` (qemu-x86_64 -cpu qemu64,
-#     no counts): c-tests/test_record_paths.c, every path and the layout's table;
+#     no counts): c-tests/test_record_paths.c, every path and the layout's table, built by GCC
+#     and by Clang (Clang's also natively);
 #   - Python: python-demo/tests/test_emulated.py, the interpreter itself under QEMU;
 #   - the batch record's NEON path (aarch64): core/tests/batch_record.rs, every path against
 #     the per-value record (it asserts NEON is among them on aarch64), and the float tickets'
@@ -15,7 +16,7 @@
 #   - C#: mono's JIT does not run under QEMU 7.2's user mode (it asks for code memory with
 #     MAP_32BIT, which QEMU ignores, and then cannot reach its code with 32-bit calls): the
 #     reason is printed, the C# tests of exact metrics run natively in the csharp stage.
-# Installs qemu-user, the aarch64 cross compiler and the project venv where missing
+# Installs qemu-user, the aarch64 cross compiler, Clang and the project venv where missing
 # (scripts/needs.sh); where they cannot be, it says why and exits 0. The aarch64 builds share
 # scripts/pmu-emulated.sh's profile and target folder.
 set -uo pipefail
@@ -23,7 +24,7 @@ cd "$(dirname "$0")/.."
 
 say() { echo "emulated-paths: $*"; }
 . scripts/needs.sh
-needs qemu-user aarch64-cross venv || { say "SKIPPED: the tools above could not be installed"; exit 0; }
+needs qemu-user aarch64-cross venv clang || { say "SKIPPED: the tools above could not be installed"; exit 0; }
 start=$SECONDS
 failed=0
 work=target/emulated-paths
@@ -55,24 +56,37 @@ check "C ABI, x86_64" "$work/test_emulated_bench"
 # The header's inline recorder on an x86-64 CPU without `lzcnt` (QEMU's `qemu64` model), where
 # the encoding of `lzcnt` it takes its logarithm with runs as `bsr`: c-tests/test_record_paths.c
 # (every record path against picollo_histogram_record, and picollo_recorder_index against the
-# layout's table), as the c-tests stage runs it natively on a CPU with `lzcnt`.
-without_lzcnt() {
-    local t=$SECONDS out
-    echo "== header's inline recorder, x86_64 without lzcnt (qemu-x86_64 -cpu qemu64)"
-    cargo run -q --release -p picollo --example layout_table -- 300 200 1 >"$work/layout_table.tsv" &&
-        gcc "${cc[@]}" -o "$work/test_record_paths" c-tests/test_record_paths.c \
-            -Ltarget/release -lpicollo -lm -Wl,-rpath,"$PWD/target/release" ||
-        { say "FAILED: the build of test_record_paths"; failed=1; return; }
-    out=$(qemu-x86_64 -cpu qemu64 "$work/test_record_paths" 100 1000 1 "$work/layout_table.tsv" 2>&1)
+# layout's table), built by GCC (the c-tests stage runs that one natively, on a CPU with
+# `lzcnt`) and by Clang (run here natively too).
+record_paths() {
+    local out
+    echo "== $1"
+    shift
+    out=$("$@" 2>&1)
     echo "$out" | tail -n 4
-    if grep -q "gives 0 here (CPUID: lzcnt absent)" <<<"$out" && grep -Eq '^[1-9][0-9]* passed, 0 failed$' <<<"$out"; then
-        say "header's index without lzcnt (qemu64): ok ($((SECONDS - t)) s)"
+    grep -Eq '^[1-9][0-9]* passed, 0 failed$' <<<"$out" && grep -q "lzcnt's encoding on 1 gives" <<<"$out"
+}
+header_index() {
+    local t=$SECONDS compiler bin ok=1
+    cargo run -q --release -p picollo --example layout_table -- 300 200 1 >"$work/layout_table.tsv" ||
+        { say "FAILED: the layout table"; failed=1; return; }
+    for compiler in gcc clang; do
+        bin=$work/test_record_paths-$compiler
+        $compiler "${cc[@]}" -o "$bin" c-tests/test_record_paths.c -Ltarget/release -lpicollo -lm \
+            -Wl,-rpath,"$PWD/target/release" || { say "FAILED: $compiler's build of test_record_paths"; ok=0; continue; }
+        record_paths "header's inline recorder ($compiler), x86_64 without lzcnt (qemu-x86_64 -cpu qemu64)" \
+            qemu-x86_64 -cpu qemu64 "$bin" 100 1000 1 "$work/layout_table.tsv" || ok=0
+    done
+    record_paths "header's inline recorder (clang), this CPU" \
+        "$work/test_record_paths-clang" 300 2000 3 "$work/layout_table.tsv" || ok=0
+    if [ $ok -eq 1 ]; then
+        say "header's index, GCC and Clang, without lzcnt (qemu64) and with: ok ($((SECONDS - t)) s)"
     else
-        say "header's index without lzcnt (qemu64): FAILED"
+        say "header's index, GCC and Clang, without lzcnt (qemu64) and with: FAILED"
         failed=1
     fi
 }
-without_lzcnt
+header_index
 python=$(readlink -f .venv/bin/python 2>/dev/null)
 if [ -x "$python" ]; then
     # The venv's own interpreter (a wrapper script would exec it natively, uncounted), with

@@ -28,6 +28,7 @@ needs_missing() {
     cc) have cc || echo gcc ;;
     gcc) have gcc || echo gcc ;;
     g++) have g++ || echo g++ ;;
+    clang) have clang || echo clang ;;
     valgrind) have valgrind || echo valgrind ;;
     mono) have mcs || echo mono-mcs; have mono || echo mono-runtime ;;
     cargo-c) have cargo-cinstall || echo cargo-c ;;
@@ -59,7 +60,7 @@ needs_missing() {
   esac
 }
 
-NEEDS_ALL=(cc gcc g++ valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
+NEEDS_ALL=(cc gcc g++ clang valgrind mono cargo-c pkg-config cmake lld mold python3-dbg font emoji-font node
   debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus gbench-tools venv
   action-venv cbindgen thumbv7em rust-src cargo-fuzz)
 
