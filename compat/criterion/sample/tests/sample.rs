@@ -210,7 +210,7 @@ fn a_short_measurement_carries_the_groups_throughput_and_a_saved_baseline() {
 }
 
 #[test]
-fn two_copies_of_the_sample_compared_through_against_pass_the_gate() {
+fn two_copies_of_the_sample_compared_through_against_are_each_judged() {
     let _one = serial();
     let dir = temp("against");
     let copy = dir.join("base");
@@ -225,8 +225,6 @@ fn two_copies_of_the_sample_compared_through_against_pass_the_gate() {
         "0.02",
         "--processes",
         "1",
-        // One process a side does not sample placement (a few in 100 A/A comparisons at
-        // 3 % on a 2-core VM): 25 % keeps the gate's exit 0 a check of the plumbing.
         "--threshold",
         "25",
         "--out",
@@ -238,7 +236,16 @@ fn two_copies_of_the_sample_compared_through_against_pass_the_gate() {
     ];
     let o = run(&sample(), &args, &[]);
     let text = stdout(&o);
-    assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+    // The exit status the verdicts call for: 7 where one says slower. Two copies, one process
+    // a side and 0.2 s each are called slower now and then (a placement of its own in each
+    // process, a noisy neighbour: once 34 % [0.5 %, 66 %] on a 2-core VM), so this checks the
+    // plumbing, not the odds: the gate's A/A rate has its bounded tests (bench/tests/suite.rs,
+    // the simulated meter of bench/tests/verdicts.rs).
+    let slower = text
+        .lines()
+        .any(|l| l.starts_with("verdict: ") && l.contains(" is slower than "));
+    let expected = if slower { 7 } else { 0 };
+    assert_eq!(o.status.code(), Some(expected), "{text}{}", stderr(&o));
     // Settled or not in its budget, each is judged (an unsettled one passes the gate).
     for name in ["fib 20", "setups/batched/small", "setups/custom"] {
         let judged = text
