@@ -12,10 +12,11 @@
    and passes; a head whose `spin` does 20 % more loop steps fails, exit 7, naming it; each
    writes the comment's body and posts, then updates, one comment on the fake API.
 4. The same with suite: command on a C suite and, under mono, a C# assembly (whose A/A head
-   adds a method that is no benchmark, so that two builds of other bytes are compared, and
-   whose slower head does twice the steps: on one CI VM, whose CPU the log did not name, the
-   A/A head came out faster by 24.4 % [18.5 %, 30.0 %] and a head of 20 % more steps faster
-   by 9.5 %, the JIT's code of each build placed alike in all of its processes); and
+   differs from the base in a string's data alone, so that two builds of other bytes and the
+   same code are compared, and whose slower head does twice the steps: on one CI VM, whose
+   CPU the log did not name, a head that added a class came out faster by 24.4 % [18.5 %,
+   30.0 %] and a head of 20 % more steps faster by 9.5 %, the JIT's code of each build placed
+   alike in all of its processes); and
    on a pytest checkout using the plugin (--picollo-against), whose slower head does twice
    the loop steps: a Python call of 45 µs spread by ±30 % between processes on this shared
    2-core VM, where 10 % more was found in none of 5 runs and twice as much in 3 of 3.
@@ -354,6 +355,9 @@ CS_SUITE = """using Picollo.Suites;
 
 public class Sums
 {
+    /// The revision: the A/A head's source differs from the base's in this string alone.
+    public static readonly string Revision = "REV";
+
     [Benchmark("spin")]
     public static ulong Spin(ulong k)
     {
@@ -382,8 +386,8 @@ def cpu() -> str:
 
 def check_command(scratch: Path) -> list[float]:
     """suite: command on a C suite (identical code: byte-identical programs; 20 % more loop
-    steps in spin: slower) and, under mono, a C# assembly (a method added, no benchmark: an
-    A/A of two builds; twice the steps: slower)."""
+    steps in spin: slower) and, under mono, a C# assembly (a string's data changed: an A/A of
+    two builds of the same code; twice the steps: slower)."""
     lib = Path(os.environ["PICOLLO_LIB"]).parent
     repo = scratch / "c-sample"
     repo.mkdir()
@@ -407,19 +411,18 @@ def check_command(scratch: Path) -> list[float]:
                     f"-recurse:{ROOT / 'dotnet/Picollo'}/*.cs"], check=True)
     repo = scratch / "cs-sample"
     repo.mkdir()
-    method = "public static class More { public static int One() { return 1; } }\n"
     c = commit_revisions(repo, {
-        "base": ("app.cs", CS_SUITE.replace("STEPS", "2000")),
-        "method": ("app.cs", CS_SUITE.replace("STEPS", "2000") + method),
-        "slower": ("app.cs", CS_SUITE.replace("STEPS", "4000") + method)})
+        "base": ("app.cs", CS_SUITE.replace("STEPS", "2000").replace("REV", "base")),
+        "other": ("app.cs", CS_SUITE.replace("STEPS", "2000").replace("REV", "head")),
+        "slower": ("app.cs", CS_SUITE.replace("STEPS", "4000").replace("REV", "head"))})
     build = f"mcs -nologo -optimize -r:{dll} -out:app.exe app.cs && cp {dll} {lib}/libpicollo.so ."
     inputs = {"suite": "command", "build": build, "program": "app.exe", "launcher": "mono"}
-    ran, outputs, summary, _ = judged("A/A", not_slower, repo, c["method"], c["base"], scratch, **inputs)
+    ran, outputs, summary, _ = judged("A/A", not_slower, repo, c["other"], c["base"], scratch, **inputs)
     check(not ran.failed and outputs["exit-status"] == "0" and outputs["slower"] == ""
           and outputs["verdict"] != "identical" and "| spin (head) vs spin (base)" in summary,
           f"C# A/A: two builds compared under mono, the job passes ({outputs['verdict']})")
     spent.append(overhead(ran))
-    ran, outputs, _, _ = judged("2x", lambda o: o["slower"] == "spin", repo, c["slower"], c["method"],
+    ran, outputs, _, _ = judged("2x", lambda o: o["slower"] == "spin", repo, c["slower"], c["other"],
                                 scratch, **inputs)
     check(ran.failed and outputs["exit-status"] == "7" and outputs["slower"] == "spin",
           f"C#, twice the steps in spin: the job fails, exit 7, naming it ({outputs}; {cpu()})")
