@@ -63,6 +63,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120
+#: A cargo build's limit: a release build of the CLI that cannot reuse an earlier one (built
+#: with CI's cargo settings, say) took over 120 s on a 2-core AMD EPYC VM.
+BUILD_TIMEOUT = 1800
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```[ \t]*$", re.S | re.M)
 DIRECTIVE = re.compile(r"<!--\s*snippet:\s*(\w+)\s*(.*?)\s*-->\s*$")
 #: A block that only shows a part of a program says so on its first line, visibly:
@@ -202,11 +205,12 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None,
         refuse: re.Pattern | None = None) -> str | None:
     """None when `cmd` succeeds (and prints no line `refuse` finds), else what it printed
     (its last 40 lines)."""
+    limit = BUILD_TIMEOUT if cmd[:2] == ["cargo", "build"] else TIMEOUT
     try:
         p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+                           timeout=limit, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return f"timed out after {TIMEOUT} s: {' '.join(cmd)}"
+        return f"timed out after {limit} s: {' '.join(cmd)}"
     refused = refuse.search(p.stdout + p.stderr) if refuse else None
     if p.returncode == 0 and not refused:
         return None
