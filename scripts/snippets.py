@@ -39,7 +39,8 @@ Other directives are an HTML comment on the line before the fence:
                                      fails saying so (`qemu-x86_64 not found on PATH`), it
                                      counts as skipped, loudly
   <!-- snippet: excerpt REASON -->   (text) output of a run, shown as an excerpt
-A block fails on a non-zero exit, a compile error or a timeout (120 s). A link to a file of
+A block fails on a non-zero exit, a compile error or a timeout (120 s; a cargo build 30
+minutes). A link to a file of
 the repository must find it, and a link to `#anchor` (in the page or `other.md#anchor`) a
 heading that GitHub gives that anchor. The last line is `snippets: N blocks: LANG
 run/skipped ...` per language, then the links followed.
