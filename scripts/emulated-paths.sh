@@ -73,7 +73,8 @@ header_index() {
     for compiler in gcc clang; do
         bin=$work/test_record_paths-$compiler
         $compiler "${cc[@]}" -o "$bin" c-tests/test_record_paths.c -Ltarget/release -lpicollo -lm \
-            -Wl,-rpath,"$PWD/target/release" || { say "FAILED: $compiler's build of test_record_paths"; ok=0; continue; }
+            -Wl,-rpath,"$PWD/target/release" ||
+            { say "FAILED: $compiler's build of test_record_paths"; ok=0; continue; }
         record_paths "header's inline recorder ($compiler), x86_64 without lzcnt (qemu-x86_64 -cpu qemu64)" \
             qemu-x86_64 -cpu qemu64 "$bin" 100 1000 1 "$work/layout_table.tsv" || ok=0
     done

@@ -3,9 +3,9 @@
  * inline call of the handle's record function), and `c_fn`, the same loop calling a record
  * function the caller holds (`picollo_histogram_record_fn(h)`, passed in): what the header's
  * call adds, with the loop's code placement alike; `c_inline`, the header's inline recorder
- * (picollo_recorder_record), which counts in place with no call. ffi/build.rs compiles this file with the
- * system's C compiler at -O2 and links it into the record bench's binary beside the Rust
- * loops; the loops need no symbol of the library. */
+ * (picollo_recorder_record), which counts in place with no call. ffi/build.rs compiles this
+ * file with the system's C compiler at -O2 and links it into the record bench's binary beside
+ * the Rust loops; the loops need no symbol of the library. */
 #include <stddef.h>
 #include <stdint.h>
 
