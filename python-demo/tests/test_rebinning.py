@@ -227,7 +227,16 @@ def test_float_add_rebinned_of_itself_doubles(doubles, float_config):
         assert h.add_rebinned(h) is h
         assert float_buckets(h) == [(lo, hi, 2 * c, s) for lo, hi, c, s in before]
         assert (h.total, h.nan) == (2 * total, 2 * nan)
-        assert h.sum == 2 * total_sum or (math.isnan(h.sum) and math.isnan(total_sum))
+        if float_config["mode"] == "single":
+            # The single writer's sum is exact, rounded once when read: doubling it is exact.
+            assert h.sum == 2 * total_sum
+        else:
+            # The interlocked sum is a running one per stripe, and a merge adds into stripe 0:
+            # when the records' own stripe is 0 for some values, the merged sum rounds against
+            # them. A few roundings, each within 2^-53 of the magnitudes summed (at most
+            # twice the sum of |x|), bound the difference.
+            magnitudes = np.abs(doubles[np.isfinite(doubles)]).sum()
+            assert abs(h.sum - 2 * total_sum) <= 2.0**-49 * magnitudes
 
 
 # --- FloatHistogram.downsample -------------------------------------------------------------
