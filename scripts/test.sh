@@ -82,15 +82,38 @@ disk_free() {
   echo "$((kib / 1048576)).$((kib % 1048576 * 10 / 1048576))"
 }
 
-# record NAME STATUS SECONDS: a stage's closing line, and its result in the counts.
+# with_cpu NAME CMD...: CMD, then the CPU seconds (user + system) of the processes it waited
+# for, into $logs/NAME.cpu. Run as a pipeline's element (a subshell of its own), so that
+# `times`' second line (the shell's children) counts this stage's processes alone; `times`
+# writes to a file, since in a pipe or `$(...)` it would run in a subshell that has no
+# children yet.
+with_cpu() {
+  local name=$1 rc
+  shift
+  "$@"
+  rc=$?
+  times >"$logs/$name.times"
+  awk 'NR == 2 {
+    for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); cpu += t[1] * 60 + t[2] }
+    printf "%d\n", cpu + 0.5 }' "$logs/$name.times" >"$logs/$name.cpu"
+  return $rc
+}
+
+# record NAME STATUS SECONDS: a stage's closing line with its wall and CPU seconds (the CPU
+# seconds over the wall's tell how much of the machine it kept busy), and its result in
+# the counts.
+cpu_total=0
 record() {
+  local cpu
+  cpu=$(cat "$logs/$1.cpu" 2>/dev/null)
+  [[ $cpu =~ ^[0-9]+$ ]] && cpu_total=$((cpu_total + cpu))
   if [ "$2" -eq 0 ]; then
     passed=$((passed + 1))
-    echo "=== $1: ok ($3 s)"
+    echo "=== $1: ok ($3 s, CPU ${cpu:-?} s)"
   else
     failed=$((failed + 1))
     failures+=("$1")
-    echo "=== $1: FAILED ($3 s)"
+    echo "=== $1: FAILED ($3 s, CPU ${cpu:-?} s)"
   fi
   echo "    disk: $(disk_free) GiB free"
 }
@@ -115,7 +138,7 @@ stage() {
   echo
   echo "=== $name: $*"
   local start=$SECONDS
-  "$@" 2>&1 | stamped | tee "$logs/$name.log"
+  with_cpu "$name" "$@" 2>&1 | stamped | tee "$logs/$name.log"
   record "$name" "${PIPESTATUS[0]}" $((SECONDS - start))
 }
 
@@ -143,7 +166,7 @@ pooled() {
   done
   echo "$*" >"$logs/$name.cmd"
   (
-    "$@" 2>&1 | stamped >"$logs/$name.log"
+    with_cpu "$name" "$@" 2>&1 | stamped >"$logs/$name.log"
     exit "${PIPESTATUS[0]}"
   ) &
   pid_of[$name]=$!
@@ -224,6 +247,7 @@ finish() {
   local cpu
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
   echo "all stages took $((SECONDS / 60)) min $((SECONDS % 60)) s on ${cpu:-an unnamed CPU} ($(nproc 2>/dev/null || echo '?') CPUs)"
+  echo "their CPU time: $((cpu_total / 60)) min $((cpu_total % 60)) s (user and system, the stages' processes)"
   echo "stages: $passed passed, $failed failed"
   [ $failed -eq 0 ]
   exit
