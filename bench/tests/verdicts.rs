@@ -9,7 +9,7 @@ mod common;
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 use common::{Clock, SplitMix64, TempDir};
@@ -19,10 +19,19 @@ use picollo_bench::{
     compare, Bench, BenchError, BenchResult, Comparison, Measured, Meter, Metric, Verdict,
 };
 
-/// One test at a time: the tests on this machine's clock must not share its two CPUs.
-fn serial() -> MutexGuard<'static, ()> {
-    static SERIAL: Mutex<()> = Mutex::new(());
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+/// The machine's CPUs: a test on this machine's clock holds them alone; the tests on a
+/// simulated clock (whose verdicts are seeded and exact, whatever else runs) share them.
+static CPUS: RwLock<()> = RwLock::new(());
+
+/// For a test on this machine's clock: no other test runs meanwhile.
+fn cpus_alone() -> RwLockWriteGuard<'static, ()> {
+    CPUS.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// For a test on a simulated clock: others of its kind may run beside it, none that times
+/// this machine.
+fn cpus_shared() -> RwLockReadGuard<'static, ()> {
+    CPUS.read().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A clock and work on it: each operation costs `base` ns times `1 + drift · t` (t in
@@ -138,7 +147,7 @@ fn alone(m: &Machine, bench: &Bench, name: &str, base: f64, seed: u64) -> BenchR
 
 #[test]
 fn interleaved_rounds_keep_a_drifting_machine_out_of_the_verdict() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // The machine slows down by 6 % a simulated millisecond: the second of two runs
     // measured apart is slower, which rounds measured apart cannot tell from a change of
     // code (they warn of the drift, and give no verdict); interleaved, each round's
@@ -173,7 +182,7 @@ fn interleaved_rounds_keep_a_drifting_machine_out_of_the_verdict() {
 
 #[test]
 fn a_steady_machine_rarely_draws_the_drift_warning_and_a_slow_one_always() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // 40 A/A comparisons on a machine of noise alone (±5 % an operation): the rounds come in
     // no order, and the warning needs both order at 99 % and a move of 5 % of the median
     // round; a machine slowing by 6 % a millisecond draws it every time.
@@ -214,7 +223,7 @@ fn found_of_50(levels: u64, more: f64) -> usize {
 
 #[test]
 fn interleaved_rounds_hold_their_confidence_on_a_machine_whose_speed_steps() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // The machine of the test command's VMs: its speed steps between two levels 1.8x apart
     // and holds each for a while (a block of 1 ms is about five rounds, as the VMs hold a
     // level for seconds of a 5 s run). Interleaved, most rounds' two halves share a level:
@@ -240,7 +249,7 @@ fn interleaved_rounds_hold_their_confidence_on_a_machine_whose_speed_steps() {
 
 #[test]
 fn pairing_the_rounds_finds_a_small_change_on_a_machine_whose_speed_wanders() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // The speed wanders over 100 levels between 1 and 1.8x: the rounds of either side spread
     // over all of them, and +3 % drowns in that spread; the difference within a round, whose
     // halves mostly share a level, holds it: found in 39 of 50 (seeded), where judging the
@@ -286,7 +295,7 @@ fn slow_start(now: &Rc<Cell<f64>>, base: f64, call: f64) -> impl FnMut(u64) {
 
 #[test]
 fn both_sides_of_an_interleaved_comparison_run_one_batch_size() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // A's batch is chosen while the machine is slow (2 operations reach the 2 µs that make
     // the 20 ns overhead 1 %), B's after (4 do): with its own batch each, A's operations
     // would carry 100 ns of the call and B's 50, and an A/A of one operation would call B
@@ -320,7 +329,7 @@ fn both_sides_of_an_interleaved_comparison_run_one_batch_size() {
 
 #[test]
 fn a_change_of_known_size_is_found_within_its_interval() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     let bench = sim_bench();
     for seed in 0..10 {
         let c = interleaved(&Machine::new(2.0, 0.05), &bench, (100.0, 105.0), seed);
@@ -341,7 +350,7 @@ fn a_change_of_known_size_is_found_within_its_interval() {
 
 #[test]
 fn a_change_below_the_threshold_is_within_noise() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // 0.4 % more work without noise: significant, but below the 1 % threshold.
     let c = interleaved(&Machine::new(0.0, 0.0), &sim_bench(), (1_000.0, 1_004.0), 3);
     assert!(
@@ -365,7 +374,7 @@ fn a_change_below_the_threshold_is_within_noise() {
 
 #[test]
 fn too_few_rounds_are_not_judged() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     let one = sim_bench().with_rounds(1);
     let m = Machine::new(0.0, 0.01);
     let (a, b) = (
@@ -391,7 +400,7 @@ fn too_few_rounds_are_not_judged() {
 
 #[test]
 fn a_result_keeps_its_rounds_in_json_and_log() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     let m = Machine::new(0.0, 0.0);
     let r = alone(&m, &sim_bench(), "steady", 100.0, 1);
     assert_eq!(r.rounds.len(), 20);
@@ -454,7 +463,7 @@ fn assert_false_at_most(what: &str, verdicts: &[Verdict], at_most: usize) {
 
 #[test]
 fn interleaved_a_a_comparisons_on_this_machine_see_no_difference() {
-    let _serial = serial();
+    let _cpus = cpus_alone();
     let op = spin(2_000);
     let bench = short(100);
     let verdicts: Vec<Verdict> = (0..100)
@@ -475,7 +484,7 @@ fn interleaved_a_a_comparisons_on_this_machine_see_no_difference() {
 
 #[test]
 fn twice_the_loop_is_slower_interleaved_on_this_machine() {
-    let _serial = serial();
+    let _cpus = cpus_alone();
     // Twice the work, found slower by 60-150 % in one of up to 5 comparisons: a broken
     // verdict fails every time; correct code, missing at most 1 in 10 on this machine
     // (interleaved, p_max 0.10), fails with P = 1.0e-5 (docs/testing.md).
@@ -522,7 +531,7 @@ fn two_suites(m: &Machine, bench: &Bench, (base_a, base_b): (f64, f64), seed: u6
 
 #[test]
 fn two_builds_suites_hold_their_confidence_on_a_machine_whose_speed_steps() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // The machine of interleaved_rounds_hold_their_confidence…, its two sides now two
     // suites that each measure their own function and answer the protocol's requests: an A/A
     // is called different no more often than its 99 % interval allows (at most 2 of 200;
@@ -572,6 +581,7 @@ fn suite_run(m: &Machine, base: f64, dir: &std::path::Path, args: &[&str]) -> Ex
 
 #[test]
 fn a_suites_saved_baseline_gates_a_slower_function_and_passes_the_same_one() {
+    let _cpus = cpus_shared();
     // Five runs apart of 100 ns saved on a machine whose speed wanders by ±2 % a run: the
     // same function passes the gate, twice the work fails it (exit 7), half passes.
     let dir = TempDir::new("suite-gate");
@@ -633,7 +643,7 @@ fn two_sides_with(
 
 #[test]
 fn builds_a_side_through_the_protocol_judge_layouts_as_the_spread_they_are() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // Each build's layout moves its time by up to ±3 %, far beyond the rounds' noise: one
     // build a side calls identical source different most of the time; three builds a side,
     // judged with builds as the unit, at most 3 of 100 (seeded, exact), and +20 % is found in
@@ -664,7 +674,7 @@ fn builds_a_side_through_the_protocol_judge_layouts_as_the_spread_they_are() {
 
 #[test]
 fn the_default_processes_a_side_hold_their_confidence_through_placement_and_speed_steps() {
-    let _serial = serial();
+    let _cpus = cpus_shared();
     // `--against`'s default: each build as PROCESSES worker processes, judged with the
     // processes as the unit. Each process's placement moves its time by up to ±1.5 % (as
     // between processes of one build on the 2-core VM: one process a side called 7 of 100
