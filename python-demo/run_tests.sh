@@ -36,12 +36,14 @@ if [ "${1:-}" = --checkout ]; then
 fi
 
 echo "== wheel (pip wheel ./python-demo)"
-# The wheel's cargo build gets its own target dir: setuptools-rust builds the crate as a
-# cdylib only, and sharing target/release with `cargo build` would rebuild it each time.
-# python-demo/build is setuptools' staging area; stale files there would end in the wheel.
+# The wheel's cargo build shares the workspace's target dir: every crate below picollo-ffi
+# is built as `cargo build --release -p picollo-ffi` builds it (the C tests' build, when they
+# ran first), and only picollo-ffi itself, which setuptools-rust builds as a cdylib alone,
+# is compiled again (and once more by the `cargo build` below). python-demo/build is
+# setuptools' staging area; stale files there would end in the wheel.
 rm -rf "$work/wheels" python-demo/build
 start=$SECONDS
-CARGO_TARGET_DIR="$work/cargo" "$py" -m pip wheel -q --disable-pip-version-check --no-deps \
+CARGO_TARGET_DIR="$target" "$py" -m pip wheel -q --disable-pip-version-check --no-deps \
     -w "$work/wheels" ./python-demo
 wheel=("$work"/wheels/picollo-*.whl)
 echo "built ${wheel[0]##*/} in $((SECONDS - start))s"
