@@ -106,6 +106,24 @@ impl Machine {
     }
 }
 
+/// `f` of every seed, in order, the seeds shared among as many threads as the machine has
+/// CPUs (each seed's comparison is seeded and exact, whichever thread runs it).
+fn on_every_cpu<T: Send>(seeds: std::ops::Range<u64>, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let per = (seeds.end - seeds.start).div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (seeds.start..seeds.end)
+            .step_by(per as usize)
+            .map(|first| {
+                let f = &f;
+                let last = (first + per).min(seeds.end);
+                scope.spawn(move || (first..last).map(f).collect::<Vec<T>>())
+            })
+            .collect();
+        parts.into_iter().flat_map(|p| p.join().unwrap()).collect()
+    })
+}
+
 /// A bench for the simulated machines: its samples and rounds decide where a run ends and
 /// its rounds turn (an hour's budget of the real clock, which also stops a run, is never
 /// reached: a stall of this process cannot end a turn early or move a round's edge).
@@ -687,13 +705,15 @@ fn the_default_processes_a_side_hold_their_confidence_through_placement_and_spee
     // there 9 times in 20. At this threshold (1 %) the ±1.5 % placements leave most
     // identical comparisons not settled: `--against` defaults to 3 %.
     let k = picollo_bench::suite::PROCESSES;
-    let bench = sim_bench().with_rounds(40).with_samples(4_000);
-    let run = |seed: u64, k: usize, b: f64| {
-        two_sides_with(&stepping(2, seed), &bench, (k, 0.015), (100.0, b), seed)
+    let run = |seeds: std::ops::Range<u64>, k: usize, b: f64| {
+        on_every_cpu(seeds, |seed| {
+            let bench = sim_bench().with_rounds(40).with_samples(4_000);
+            two_sides_with(&stepping(2, seed), &bench, (k, 0.015), (100.0, b), seed).verdict
+        })
     };
-    let aa: Vec<Verdict> = (0..1000).map(|s| run(s, k, 100.0).verdict).collect();
-    let five: Vec<Verdict> = (0..20).map(|s| run(s, k, 105.0).verdict).collect();
-    let three: Vec<Verdict> = (0..20).map(|s| run(s, 3, 105.0).verdict).collect();
+    let aa = run(0..1000, k, 100.0);
+    let five = run(0..20, k, 105.0);
+    let three = run(0..20, 3, 105.0);
     let slower = |v: &[Verdict]| v.iter().filter(|v| matches!(v, Verdict::Slower(_))).count();
     let faster = |v: &[Verdict]| v.iter().filter(|v| matches!(v, Verdict::Faster(_))).count();
     println!(
