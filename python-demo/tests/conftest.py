@@ -33,7 +33,24 @@ def pytest_configure(config):
         "PICOLLO_NO_TIMING_CHECKS is set (a second run of the same suite)")
 
 
+def shard(config, items):
+    """PICOLLO_TEST_SHARD=I/N keeps every Nth test from the Ith of those selected (after
+    ``-m``), so that N pytest processes side by side run each test once (run_tests.sh runs
+    the tests that time nothing as two such halves); the others are deselected."""
+    spec = os.environ.get("PICOLLO_TEST_SHARD")
+    if not spec:
+        return
+    index, _, count = spec.partition("/")
+    if not (index.isdigit() and count.isdigit() and int(index) < int(count)):
+        raise pytest.UsageError(f"PICOLLO_TEST_SHARD={spec!r}: expected I/N with 0 <= I < N")
+    mine = [i % int(count) == int(index) for i in range(len(items))]
+    config.hook.pytest_deselected(items=[item for item, m in zip(items, mine) if not m])
+    items[:] = [item for item, m in zip(items, mine) if m]
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    shard(config, items)
     if not os.environ.get("PICOLLO_NO_TIMING_CHECKS"):
         return
     skip = pytest.mark.skip(reason="PICOLLO_NO_TIMING_CHECKS: the real machine's timing is "
