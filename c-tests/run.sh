@@ -200,11 +200,17 @@ for t in "${tests[@]}"; do
 done
 
 step "run the tests under valgrind memcheck"
-# The shared builds: a static build runs the same library code, already checked there.
+# The shared builds: a static build runs the same library code, already checked there. Both
+# at once: under memcheck they time nothing, and each is one thread of valgrind's.
+pids=()
 for t in test_abi_shared test_abi_cpp_shared; do
     # PICOLLO_NO_TIMING_CHECKS: the harness test checks no timing under memcheck.
     # PICOLLO_TEST_UNDER_VALGRIND: the read-path test expects valgrind to be seen.
-    memcheck "$t" "env PICOLLO_NO_TIMING_CHECKS=1 PICOLLO_TEST_UNDER_VALGRIND=1" "$build/$t"
+    memcheck "$t" "env PICOLLO_NO_TIMING_CHECKS=1 PICOLLO_TEST_UNDER_VALGRIND=1" "$build/$t" &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do
+    wait "$pid" || die "a test under valgrind failed (above)"
 done
 
 step "test_build_note: the header's config notes a caller built without optimization"
