@@ -315,7 +315,10 @@ class Runner:
             (project / "src" / "bin" / f"s{i}.rs").write_text(b.code)
         # The workspace's lock file: the same versions of every dependency as its tests.
         shutil.copy(ROOT / "Cargo.lock", project / "Cargo.lock")
-        target = ROOT / "target" / "snippets"
+        # The workspace's target folder: the crates this project shares with the workspace's
+        # release builds are compiled once where the profiles agree (the project has cargo's
+        # default release profile, which CI's settings give the workspace too, scripts/test.sh).
+        target = ROOT / "target"
         env = dict(self.env, CARGO_TARGET_DIR=str(target))
         # One build for all; where it fails, each block's own build says which failed.
         built = run(["cargo", "build", "-q", "--release", "--bins"], project, env)
