@@ -64,9 +64,21 @@ NEEDS_ALL=(cc gcc g++ clang valgrind mono cargo-c pkg-config cmake lld mold pyth
   debootstrap qemu-user-static qemu-user qemu-system aarch64-cross chromium prometheus gbench-tools venv
   action-venv cbindgen thumbv7em rust-src cargo-fuzz)
 
-# needs NAME...: each there or installed; 1 (having said why) when one cannot be.
+# needs NAME...: each there or installed; 1 (having said why) when one cannot be. `--all`:
+# every tool, those that cargo compiles (cbindgen, cargo-fuzz: a CPU's work) beside apt's and
+# pip's downloads, their output after the rest.
 needs() {
-  [ "${1:-}" = --all ] && set -- "${NEEDS_ALL[@]}"
+  if [ "${1:-}" = --all ]; then
+    local log pid status=0
+    log="$(mktemp)"
+    needs cbindgen cargo-fuzz >"$log" 2>&1 &
+    pid=$!
+    needs $(printf '%s\n' "${NEEDS_ALL[@]}" | grep -vx -e cbindgen -e cargo-fuzz) || status=1
+    wait "$pid" || status=1
+    cat "$log"
+    rm -f "$log"
+    return $status
+  fi
   local name pkgs=()
   for name in "$@"; do
     pkgs+=($(needs_missing "$name")) || return 1
