@@ -60,11 +60,11 @@ tpy="$work/venv/bin/python"
 # pytest_halves ARGS...: pytest ARGS on the tests that time nothing (those not marked
 # `machine`: their clocks' checks hold with a busy neighbour, docs/testing.md) as two
 # processes side by side, each every other test (PICOLLO_TEST_SHARD, tests/conftest.py), in
-# temporary folders of their own; each one's output whole once both have ended.
+# temporary folders of their own (pytest empties them first); each one's output whole once
+# both have ended.
 pytest_halves() {
     local half pids=() status=0
     for half in 0 1; do
-        rm -rf "$work/pytest-$half"
         PICOLLO_TEST_SHARD="$half/2" "$tpy" -m pytest "$@" -m "not machine" \
             --basetemp="$work/pytest-$half" >"$work/pytest-$half.log" 2>&1 &
         pids+=($!)

@@ -69,11 +69,14 @@ NEEDS_ALL=(cc gcc g++ clang valgrind mono cargo-c pkg-config cmake lld mold pyth
 # pip's downloads, their output after the rest.
 needs() {
   if [ "${1:-}" = --all ]; then
-    local log pid status=0
+    local compiled=(cbindgen cargo-fuzz) rest=() name log pid status=0
+    for name in "${NEEDS_ALL[@]}"; do
+      [[ " ${compiled[*]} " == *" $name "* ]] || rest+=("$name")
+    done
     log="$(mktemp)"
-    needs cbindgen cargo-fuzz >"$log" 2>&1 &
+    needs "${compiled[@]}" >"$log" 2>&1 &
     pid=$!
-    needs $(printf '%s\n' "${NEEDS_ALL[@]}" | grep -vx -e cbindgen -e cargo-fuzz) || status=1
+    needs "${rest[@]}" || status=1
     wait "$pid" || status=1
     cat "$log"
     rm -f "$log"

@@ -43,9 +43,9 @@ def shard(config, items):
     index, _, count = spec.partition("/")
     if not (index.isdigit() and count.isdigit() and int(index) < int(count)):
         raise pytest.UsageError(f"PICOLLO_TEST_SHARD={spec!r}: expected I/N with 0 <= I < N")
-    mine = [i % int(count) == int(index) for i in range(len(items))]
-    config.hook.pytest_deselected(items=[item for item, m in zip(items, mine) if not m])
-    items[:] = [item for item, m in zip(items, mine) if m]
+    i, n = int(index), int(count)
+    config.hook.pytest_deselected(items=[t for j, t in enumerate(items) if j % n != i])
+    items[:] = items[i::n]
 
 
 @pytest.hookimpl(trylast=True)
