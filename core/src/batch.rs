@@ -3,8 +3,9 @@
 //!
 //! The offset is [`crate::Shape::slot`]'s, `index(v) − first_index`, with the same
 //! logarithm: `⌊log2(v | fine)⌋`. The portable path takes it value by value; AVX2, which has
-//! no `lzcnt`, takes it from the exponent of a double (exact for the 32-bit half of the
-//! operand that holds its highest bit, so exact for every `u64`); AVX-512 takes it with
+//! no `lzcnt`, takes it from the exponent of a double: the operand's own where eight values
+//! in a row are below 2^52 (exact there), else that of the 32-bit half of the operand that
+//! holds its highest bit (exact for every `u64`); AVX-512 takes it with
 //! `vplzcntq`; NEON, whose `clz` stops at 32-bit lanes, from the two halves' counts. Values
 //! outside the range get offsets of `len()` or more, as `slot`'s do, and the caller leaves
 //! them to the per-value record.

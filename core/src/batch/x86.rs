@@ -137,18 +137,53 @@ impl Avx2 {
     unsafe fn four(&mut self, v: __m256i) -> __m256i {
         // SAFETY: the CPU has AVX2 (this function's contract).
         unsafe {
-            let top_bit = _mm256_set1_epi64x(i64::MIN);
             let x = _mm256_or_si256(v, self.fine);
             let high = _mm256_srli_epi64::<32>(x);
             let high_zero = _mm256_cmpeq_epi64(high, _mm256_setzero_si256());
             let low = _mm256_and_si256(x, _mm256_set1_epi64x(0xFFFF_FFFF));
             let half = _mm256_blendv_epi8(high, low, high_zero);
+            let above = _mm256_andnot_si256(high_zero, _mm256_set1_epi64x(32));
+            let step = _mm256_add_epi64(Self::exponent(half), above);
+            self.finish(v, _mm256_sub_epi64(step, self.bias))
+        }
+    }
+
+    /// [`Avx2::four`] where `x = v | fine` (given) is below 2^52 in every lane: its own
+    /// double's exponent is its logarithm, no halves needed.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 (a kernel is made only there).
+    #[inline(always)]
+    unsafe fn four_narrow(&mut self, v: __m256i, x: __m256i) -> __m256i {
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        unsafe { self.finish(v, _mm256_sub_epi64(Self::exponent(x), self.bias)) }
+    }
+
+    /// The biased exponent of `x` (each lane below 2^52) made a double exactly: its bits
+    /// under 2^52's, less 2^52.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn exponent(x: __m256i) -> __m256i {
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        unsafe {
             let magic = _mm256_set1_epi64x(0x4330_0000_0000_0000);
             let two52 = _mm256_set1_pd(4_503_599_627_370_496.0);
-            let d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(half, magic)), two52);
-            let exponent = _mm256_srli_epi64::<52>(_mm256_castpd_si256(d));
-            let above = _mm256_andnot_si256(high_zero, _mm256_set1_epi64x(32));
-            let step = _mm256_sub_epi64(_mm256_add_epi64(exponent, above), self.bias);
+            let d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, magic)), two52);
+            _mm256_srli_epi64::<52>(_mm256_castpd_si256(d))
+        }
+    }
+
+    /// The offsets of `v` from their `step`s, folded in.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn finish(&mut self, v: __m256i, step: __m256i) -> __m256i {
+        // SAFETY: the CPU has AVX2 (this function's contract).
+        unsafe {
+            let top_bit = _mm256_set1_epi64x(i64::MIN);
             let shifted = _mm256_srlv_epi64(v, step);
             let index = _mm256_add_epi64(_mm256_sll_epi64(step, self.scale), shifted);
             let offset = _mm256_sub_epi64(index, self.first);
@@ -166,9 +201,27 @@ impl Avx2 {
 impl Lanes for Avx2 {
     #[inline(always)]
     fn part(&mut self, values: &[u64], out: &mut [u64]) {
-        for (v4, o4) in values.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
-            // SAFETY: a kernel is made only where the CPU has AVX2 (`new`); `v4` holds 4
-            // readable `u64`s and `o4` 4 writable ones (unaligned load and store).
+        let (mut v8, mut o8) = (values.chunks_exact(8), out.chunks_exact_mut(8));
+        for (v, o) in (&mut v8).zip(&mut o8) {
+            // SAFETY: a kernel is made only where the CPU has AVX2 (`new`); `v` holds 8
+            // readable `u64`s and `o` 8 writable ones (unaligned loads and stores at 0 and 4).
+            unsafe {
+                let (a, b) = (v.as_ptr().cast::<__m256i>(), v.as_ptr().add(4).cast());
+                let (a, b) = (_mm256_loadu_si256(a), _mm256_loadu_si256(b));
+                let (xa, xb) = (_mm256_or_si256(a, self.fine), _mm256_or_si256(b, self.fine));
+                let wide = _mm256_set1_epi64x(-1 << 52);
+                let (a, b) = if _mm256_testz_si256(_mm256_or_si256(xa, xb), wide) != 0 {
+                    (self.four_narrow(a, xa), self.four_narrow(b, xb))
+                } else {
+                    (self.four(a), self.four(b))
+                };
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), a);
+                _mm256_storeu_si256(o.as_mut_ptr().add(4).cast(), b);
+            }
+        }
+        let rest = v8.remainder().chunks_exact(4);
+        for (v4, o4) in rest.zip(o8.into_remainder().chunks_exact_mut(4)) {
+            // SAFETY: as above, with 4 `u64`s each.
             unsafe {
                 let offset = self.four(_mm256_loadu_si256(v4.as_ptr().cast()));
                 _mm256_storeu_si256(o4.as_mut_ptr().cast(), offset);
