@@ -173,15 +173,11 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
 
     /// [`Histogram::record_many`] on `path` (the portable one where this CPU lacks it).
     pub fn record_many_on(&mut self, path: BatchPath, values: &[u64]) {
-        let offsets = Offsets::new(&self.shape);
-        let mut adds = Adds::<C, EXACT> {
-            counts: self.counts.as_mut(),
-            shape: self.shape,
-            outside: [0; 3],
-            extremes: Extremes::NONE,
+        let (outside, extremes) = if self.cannot_fill(values.len()) {
+            self.adds_of::<false>(path, values)
+        } else {
+            self.adds_of::<true>(path, values)
         };
-        offsets.pipeline(path, values, &mut adds);
-        let (outside, extremes) = (adds.outside, adds.extremes);
         for (total, n) in self.outside.iter_mut().zip(outside) {
             *total = total.saturating_add(n);
         }
@@ -189,6 +185,42 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
             self.extremes.note(lo);
             self.extremes.note(hi);
         }
+    }
+
+    /// The adds of a batch, each tested for a full bucket when `FULL`; the outside counts
+    /// and the extremes they found.
+    #[inline(always)]
+    fn adds_of<const FULL: bool>(
+        &mut self,
+        path: BatchPath,
+        values: &[u64],
+    ) -> ([u64; 3], Extremes) {
+        let offsets = Offsets::new(&self.shape);
+        let mut adds = Adds::<C, EXACT, FULL> {
+            counts: self.counts.as_mut(),
+            shape: self.shape,
+            outside: [0; 3],
+            extremes: Extremes::NONE,
+        };
+        offsets.pipeline(path, values, &mut adds);
+        (adds.outside, adds.extremes)
+    }
+
+    /// Whether `n` more records cannot fill any bucket, so that a batch's adds need no
+    /// test: as for a single record where every count is known to be far from full (`u64`),
+    /// or where the OR of the counts (at least the largest) plus `n` is at most
+    /// [`Counter::MAX`]; that pass over the counts is made only for a batch of at least 16
+    /// values a counter, where it costs under a sixteenth of an add a value.
+    fn cannot_fill(&self, n: usize) -> bool {
+        if !self.may_fill() {
+            return true;
+        }
+        let counts = self.counts.as_ref();
+        let any = || counts.iter().fold(0, |any, c| any | c.to_u64());
+        n / 16 >= counts.len()
+            && any()
+                .checked_add(n as u64)
+                .is_some_and(|most| most <= C::MAX.to_u64())
     }
 
     /// Count `n` occurrences of `v`. `n = 0` does nothing. A bucket saturates at the
@@ -650,17 +682,20 @@ fn counted_lowest_values<C: Counter>(view: &View<'_, C>) -> Option<(u64, u64)> {
     ))
 }
 
-/// A batch record's adds into a histogram's counts ([`Histogram::record_many_on`]): the
-/// outside and saturated counts and the extremes (from each chunk's fold) kept here until
-/// the end, so that the adds' loop holds the storage in registers.
-struct Adds<'a, C: Counter, const EXACT: bool> {
+/// A batch record's adds into a histogram's counts ([`Histogram::record_many_on`]), each
+/// tested for a full bucket when `FULL`: the outside and saturated counts and the extremes
+/// (from each chunk's fold) kept here until the end, so that the adds' loop holds the
+/// storage in registers.
+struct Adds<'a, C: Counter, const EXACT: bool, const FULL: bool> {
     counts: &'a mut [C],
     shape: Shape,
     outside: [u64; 3],
     extremes: Extremes,
 }
 
-impl<C: Counter, const EXACT: bool> crate::batch::Sink for Adds<'_, C, EXACT> {
+impl<C: Counter, const EXACT: bool, const FULL: bool> crate::batch::Sink
+    for Adds<'_, C, EXACT, FULL>
+{
     #[inline(always)]
     fn fold(&mut self, fold: &crate::batch::Fold) {
         if EXACT && fold.lo <= fold.hi {
@@ -669,9 +704,10 @@ impl<C: Counter, const EXACT: bool> crate::batch::Sink for Adds<'_, C, EXACT> {
         }
     }
 
-    /// One add for each value at its offset, as `record` adds, or an outside count (the
-    /// offset compared whole: `usize` may be narrower). The chunk's fold is not asked
-    /// whether every value is inside: a loop of its own for that case measured no faster.
+    /// One add for each value at its offset, as `record` adds (tested for a full bucket
+    /// when `FULL`), or an outside count (the offset compared whole: `usize` may be
+    /// narrower). The chunk's fold is not asked whether every value is inside: a loop of
+    /// its own for that case measured no faster.
     #[inline(always)]
     fn add(&mut self, values: &[u64], offsets: &[u64]) {
         let len = self.counts.len() as u64;
@@ -679,7 +715,7 @@ impl<C: Counter, const EXACT: bool> crate::batch::Sink for Adds<'_, C, EXACT> {
             match self.counts.get_mut(o as usize).filter(|_| o < len) {
                 Some(c) => {
                     *c = c.increment();
-                    if *c == C::ZERO {
+                    if FULL && *c == C::ZERO {
                         *c = C::MAX;
                         self.outside[SAT] += 1;
                     }

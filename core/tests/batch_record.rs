@@ -631,3 +631,76 @@ fn a_bucket_filling_in_a_batch_keeps_the_values_record_keeps() {
         }
     }
 }
+
+/// A batch of at least 16 values a counter, whose adds go untested for a full bucket where
+/// the counts' OR plus the batch's length is at most the counter's maximum: one bucket
+/// brought to that maximum less the length, less one (the tested adds, one record
+/// saturated) and less none or two (untested; none saturated), then the whole batch into
+/// it, on every path, `u32` and `u64` counters: each as its own records count.
+#[test]
+fn a_long_batch_fills_a_bucket_as_record_does() {
+    let config = Config::new().with_relative_error(0.1).with_range(0, 1_000);
+    let len = config.build::<u32>().unwrap().counts().len();
+    let n = 16 * len;
+    let vs = vec![700u64; n];
+    for (max, bits) in [(u64::from(u32::MAX), 32), (u64::MAX, 64)] {
+        for less in [n as u64 - 1, n as u64, n as u64 + 2] {
+            let start = max - less;
+            for path in paths() {
+                let why = format!("{bits} bits, {less} below full, {path:?}");
+                if bits == 32 {
+                    let mut want = config.build::<u32>().unwrap();
+                    want.record_n(700, start);
+                    let mut got = want.clone();
+                    vs.iter().for_each(|&v| want.record(v));
+                    got.record_many_on(path, &vs);
+                    assert_eq!(got.counts(), want.counts(), "{why}");
+                    assert_eq!(got.saturated_count(), want.saturated_count(), "{why}");
+                    assert_eq!(got.saturated_count(), u64::from(less < n as u64), "{why}");
+                } else {
+                    let mut want = config.build::<u64>().unwrap();
+                    want.record_n(700, start);
+                    let mut got = want.clone();
+                    vs.iter().for_each(|&v| want.record(v));
+                    got.record_many_on(path, &vs);
+                    assert_eq!(got.counts(), want.counts(), "{why}");
+                    assert_eq!(got.saturated_count(), u64::from(less < n as u64), "{why}");
+                }
+            }
+        }
+    }
+}
+
+/// Long batches (at least 16 values a counter, untested adds where no bucket can fill)
+/// over random small layouts, fresh and with a bucket near full: bucket for bucket as
+/// `record`, outside counts and extremes too.
+#[test]
+fn long_batches_count_what_record_counts() {
+    let mut rng = SplitMix64(0x10_4E6);
+    for _ in 0..24 {
+        let min = rng.below(1 << 20);
+        let config = Config::new()
+            .with_relative_error([0.1, 0.05, 0.01][rng.below(3) as usize])
+            .with_range(min, min + 1 + rng.below(1 << 24));
+        let len = config.build::<u32>().unwrap().counts().len();
+        let n = 16 * len + rng.below(300) as usize;
+        let vs = values(&mut rng, &config, n);
+        for near in [0, u64::from(u32::MAX) - vs.len() as u64 / 2] {
+            let mut want = config.build::<u32>().unwrap().with_exact_extremes();
+            want.record_n(vs[0], near);
+            let start = want.clone();
+            vs.iter().for_each(|&v| want.record(v));
+            for path in paths() {
+                let mut got = start.clone();
+                got.record_many_on(path, &vs);
+                let why = format!("{config:?} {path:?} {near}");
+                assert_eq!(got.counts(), want.counts(), "{why}");
+                let outside = |h: &Histogram<u32, Vec<u32>, true>| {
+                    [h.underflow_count(), h.overflow_count(), h.saturated_count()]
+                };
+                assert_eq!(outside(&got), outside(&want), "{why}");
+                assert_eq!(got.exact_extremes(), want.exact_extremes(), "{why}");
+            }
+        }
+    }
+}
