@@ -143,6 +143,18 @@ pub trait Counts<C>: sealed::Sealed {
             each(core::array::from_fn(|k| self.get(at + k).to_u64()));
         }
     }
+    /// The counts of storage buckets `first..end` (`first <= end <= len()`, `end − first` a
+    /// multiple of `N`) as `u64`, `N` at a time in order: a slice's own chunks, read with
+    /// no bounds test each.
+    #[inline(always)]
+    fn groups<const N: usize>(&self, first: usize, end: usize) -> impl Iterator<Item = [u64; N]>
+    where
+        C: Counter,
+    {
+        (first..end)
+            .step_by(N)
+            .map(move |at| core::array::from_fn(|k| self.get(at + k).to_u64()))
+    }
     /// The first storage bucket with a non-zero count.
     fn first_nonzero(&self) -> Option<usize>
     where
@@ -192,6 +204,13 @@ impl<C: Counter> Counts<C> for [C] {
             let chunk: &[C; N] = chunk.try_into().expect("chunks of N");
             each(chunk.map(C::to_u64));
         }
+    }
+    #[inline(always)]
+    fn groups<const N: usize>(&self, first: usize, end: usize) -> impl Iterator<Item = [u64; N]> {
+        self[first..end].chunks_exact(N).map(|chunk| {
+            let chunk: &[C; N] = chunk.try_into().expect("chunks of N");
+            chunk.map(C::to_u64)
+        })
     }
     fn first_nonzero(&self) -> Option<usize> {
         first_nonzero(self)

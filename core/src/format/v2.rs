@@ -345,9 +345,12 @@ const SMALL: u64 = 1 << 13;
 /// Returns where the next entry goes.
 #[inline(always)]
 fn stage_small(stage: &mut [u8; STAGE + ENTRY_MAX], at: usize, count: u64) -> usize {
-    let z = count << 1; // the zigzag of a non-negative count
-    let more = (z >= 0x80) as u64;
-    let bytes = (z & 0x7f) | (more << 7) | ((z >> 7) << 8);
+    // The zigzag of a non-negative count is `z = 2 · count`; its bits above the first
+    // byte's seven, `high = z >> 7`, move up one (`+ high << 7`) and the first byte gets its
+    // continuation bit (`+ 1 << 7`) where there are any.
+    let high = count >> 6;
+    let more = (high != 0) as u64;
+    let bytes = 2 * count + ((high + more) << 7);
     stage[at..at + 2].copy_from_slice(&(bytes as u16).to_le_bytes());
     at + 1 + more as usize
 }
@@ -564,9 +567,8 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
             staged: w.staged,
         };
         let end = last + 1;
-        let mut i = 0;
-        while i + 8 <= end {
-            let group: [u64; 8] = core::array::from_fn(|k| self.counts.get(i + k).to_u64());
+        let whole = end - end % 8;
+        for group in self.counts.groups::<8>(0, whole) {
             // Eight counted buckets with small counts, the body of a distribution: two
             // bytes each at most, no zeros, so no branch on any of them.
             let small = group
@@ -582,9 +584,8 @@ impl<C: Counter, S: Counts<C> + ?Sized> View<'_, C, S> {
                     run.bucket(w, c).map_err(|e| self.either(e))?;
                 }
             }
-            i += 8;
         }
-        for c in self.counts.values(i, end) {
+        for c in self.counts.values(whole, end) {
             run.bucket(w, c.to_u64()).map_err(|e| self.either(e))?;
         }
         (w.staged, w.next_index) = (run.staged, base + last as u64 + 1);
@@ -1139,5 +1140,25 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// none is dropped. Exact when the layouts match. On error nothing was added.
     pub fn add_v2(&mut self, bytes: &[u8]) -> Result<(), V2Error> {
         for_each_count(bytes, |value, count| self.record_n(value, count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{put_varint, stage_small, ENTRY_MAX, SMALL, STAGE, VARINT_MAX};
+
+    /// Every count below `SMALL`, staged without a branch, is the bytes the general varint
+    /// writes, at every place in the stage such a count may go.
+    #[test]
+    fn a_small_count_is_staged_as_its_varint() {
+        let mut stage = [0u8; STAGE + ENTRY_MAX];
+        for count in 0..SMALL {
+            let mut want = [0u8; VARINT_MAX];
+            let len = put_varint(&mut want, count as i64);
+            for at in [0, 1, STAGE - 1, STAGE] {
+                let next = stage_small(&mut stage, at, count);
+                assert_eq!(&stage[at..next], &want[..len], "count {count} at {at}");
+            }
+        }
     }
 }
