@@ -338,12 +338,14 @@ impl<P: ModePath + ?Sized, A, F: Fn(&A) -> bool> Sink for CellSink<'_, P, A, F> 
     #[inline(always)]
     fn fold(&mut self, _: &Fold) {}
 
+    /// A value is read only where its cell declines it (zipped with the offsets, each
+    /// value was loaded in the loop, a load a record for nothing).
     #[inline(always)]
     fn add(&mut self, values: &[u64], offsets: &[u64]) {
-        for (&v, &o) in values.iter().zip(offsets) {
+        for (i, &o) in offsets.iter().enumerate() {
             let cell = usize::try_from(o).ok().and_then(|o| self.cells.get(o));
             if !cell.is_some_and(&self.count) {
-                self.path.record_declined(v);
+                self.path.record_declined(values[i]);
             }
         }
     }
