@@ -256,6 +256,14 @@ pub(crate) trait Kernel<T = u64> {
     fn tail(&mut self, values: &[T], out: &mut [u64]);
 }
 
+/// Whether a batch of `n` values cannot fill any of `len` counters whose OR (at least the
+/// largest count) is `any()`, each full at `max`, so that its adds need no test. Asked
+/// only of a batch of at least 16 values a counter, where the pass over the counters that
+/// `any` makes costs under a sixteenth of an add a value.
+pub(crate) fn cannot_fill(len: usize, n: usize, any: impl FnOnce() -> u64, max: u64) -> bool {
+    n / 16 >= len && any().checked_add(n as u64).is_some_and(|most| most <= max)
+}
+
 /// The values a pipeline's kernel computes between two adds of the chunk before, unless the
 /// kernel says otherwise ([`Kernel::PART`]).
 pub(crate) const PART: usize = 8;

@@ -208,19 +208,11 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
 
     /// Whether `n` more records cannot fill any bucket, so that a batch's adds need no
     /// test: as for a single record where every count is known to be far from full (`u64`),
-    /// or where the OR of the counts (at least the largest) plus `n` is at most
-    /// [`Counter::MAX`]; that pass over the counts is made only for a batch of at least 16
-    /// values a counter, where it costs under a sixteenth of an add a value.
+    /// or by [`crate::batch::cannot_fill`]'s rule.
     fn cannot_fill(&self, n: usize) -> bool {
-        if !self.may_fill() {
-            return true;
-        }
         let counts = self.counts.as_ref();
         let any = || counts.iter().fold(0, |any, c| any | c.to_u64());
-        n / 16 >= counts.len()
-            && any()
-                .checked_add(n as u64)
-                .is_some_and(|most| most <= C::MAX.to_u64())
+        !self.may_fill() || crate::batch::cannot_fill(counts.len(), n, any, C::MAX.to_u64())
     }
 
     /// Count `n` occurrences of `v`. `n = 0` does nothing. A bucket saturates at the

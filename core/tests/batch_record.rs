@@ -704,3 +704,39 @@ fn long_batches_count_what_record_counts() {
         }
     }
 }
+
+/// [`a_long_batch_fills_a_bucket_as_record_does`] for the modes with one writer to a cell
+/// (the single writer's cells, a thread's shard), whose batch also stores each add untested
+/// where no cell can fill: dense and sparse, `u32` and `u64`, on every path.
+#[test]
+fn a_long_batch_fills_a_cell_as_record_does() {
+    let config = Config::new().with_relative_error(0.1).with_range(0, 1_000);
+    let n = 16 * config.build::<u32>().unwrap().counts().len();
+    let vs = vec![700u64; n];
+    for mode in [Mode::SingleWriter, Mode::ThreadLocal] {
+        for storage in [Storage::Dense, Storage::Sparse] {
+            for (bits, max) in [
+                (CounterBits::U32, u64::from(u32::MAX)),
+                (CounterBits::U64, u64::MAX),
+            ] {
+                for less in [n as u64 - 1, n as u64, n as u64 + 2] {
+                    for path in paths() {
+                        let why =
+                            format!("{mode:?} {storage:?} {bits:?} {less} below full {path:?}");
+                        let Some(want) = make(config, bits, mode, storage) else {
+                            continue;
+                        };
+                        let got = make(config, bits, mode, storage).unwrap();
+                        want.record_n(700, max - less);
+                        got.record_n(700, max - less);
+                        vs.iter().for_each(|&v| want.record(v));
+                        got.record_many_on(path, &vs);
+                        let (got, want) = (seen(&got), seen(&want));
+                        assert_eq!(got, want, "{why}");
+                        assert_eq!(got.1[2], u64::from(less < n as u64), "{why}");
+                    }
+                }
+            }
+        }
+    }
+}

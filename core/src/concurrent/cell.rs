@@ -219,6 +219,14 @@ pub(crate) fn increment_plain<C: AtomicCounter>(cell: &C::Atomic) -> u64 {
     }
 }
 
+/// Whether a batch of `n` values counted by one writer cannot fill any of `cells`
+/// ([`crate::batch::cannot_fill`]; the cells read with relaxed loads: other threads only
+/// read them, or lower them).
+pub(crate) fn plain_batch_cannot_fill<C: AtomicCounter>(cells: &[C::Atomic], n: usize) -> bool {
+    let any = || cells.iter().fold(0, |any, c| any | C::load(c).to_u64());
+    crate::batch::cannot_fill(cells.len(), n, any, C::MAX.to_u64())
+}
+
 /// Add `n` to a bucket with one writer, saturating; returns what did not fit.
 #[inline]
 pub(crate) fn add_n_plain<C: AtomicCounter>(cell: &C::Atomic, n: u64) -> u64 {

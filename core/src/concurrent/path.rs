@@ -325,6 +325,45 @@ impl<P: ModePath + ?Sized> Sink for ModeSink<'_, P> {
     }
 }
 
+/// One writer's batch into `cells`, held as a slice for the whole batch (the single
+/// writer's dense storage, a thread's shard): each value counted with a plain load and
+/// store, tested for a full cell (left to [`ModePath::record_declined`]) unless no cell
+/// can fill ([`super::cell::plain_batch_cannot_fill`]).
+pub(crate) fn plain_batch<P: ModePath + ?Sized, C: AtomicCounter>(
+    p: &P,
+    cells: &[C::Atomic],
+    values: &[u64],
+    path: BatchPath,
+) {
+    let offsets = Offsets::new(&p.shape());
+    if super::cell::plain_batch_cannot_fill::<C>(cells, values.len()) {
+        let count = |c: &C::Atomic| {
+            C::store(c, C::load(c).increment());
+            true
+        };
+        offsets.pipeline(
+            path,
+            values,
+            &mut CellSink {
+                path: p,
+                cells,
+                count,
+            },
+        );
+    } else {
+        let count = |c: &C::Atomic| super::cell::increment_plain::<C>(c) == 0;
+        offsets.pipeline(
+            path,
+            values,
+            &mut CellSink {
+                path: p,
+                cells,
+                count,
+            },
+        );
+    }
+}
+
 /// A batch counted in cells held as a slice for the whole batch (dense storage, a thread's
 /// shard): each value's cell counted by `count`, or else (outside the cells, or `count`
 /// declining) the value goes to [`ModePath::record_declined`].

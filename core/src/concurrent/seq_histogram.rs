@@ -6,7 +6,8 @@
 use super::cell::AtomicCounter;
 use super::live::LiveView;
 use super::path::{
-    record_batch_by_slot, CellSink, Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath,
+    plain_batch, record_batch_by_slot, CellSink, Counts, DirectKind, DirectPath, Mode, ModePath,
+    RecordPath,
 };
 use super::seqlock::{DefaultCells, SeqCounts};
 use super::{CellStore, Collect, Sealed, Shaped, Source, Storage, XorShift64};
@@ -285,20 +286,22 @@ where
         M::record_slot_in(self, v, slot)
     }
     /// Where the mode counts in a cell and the storage is dense, the cells are found in
-    /// the slice held for the batch (no store asked for each value's cell).
+    /// the slice held for the batch (no store asked for each value's cell); the single
+    /// writer's counts as [`plain_batch`] counts them.
     fn record_batch(&self, values: &[u64], path: BatchPath) {
-        match self.counts.dense().filter(|_| M::COUNTS_IN_CELL) {
-            Some(cells) => Offsets::new(&self.counts.shape).pipeline(
-                path,
-                values,
-                &mut CellSink {
-                    path: self,
-                    cells,
-                    count: |c: &C::Atomic| M::count_in(self, c),
-                },
-            ),
-            None => record_batch_by_slot(self, values, path),
+        let Some(cells) = self.counts.dense().filter(|_| M::COUNTS_IN_CELL) else {
+            return record_batch_by_slot(self, values, path);
+        };
+        if M::DIRECT == DirectKind::Plain {
+            return plain_batch::<_, C>(self, cells, values, path);
         }
+        let count = |c: &C::Atomic| M::count_in(self, c);
+        let mut sink = CellSink {
+            path: self,
+            cells,
+            count,
+        };
+        Offsets::new(&self.counts.shape).pipeline(path, values, &mut sink);
     }
     fn record_with(&self, v: u64, rng: &mut XorShift64) {
         M::record_with(self, v, rng)

@@ -28,10 +28,10 @@
 //! (see [`super::fork`]).
 
 use super::path::{
-    record_batch_by_slot, CellSink, Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath,
+    plain_batch, record_batch_by_slot, Counts, DirectKind, DirectPath, Mode, ModePath, RecordPath,
 };
 use super::Storage;
-use crate::batch::{BatchPath, Offsets};
+use crate::batch::BatchPath;
 use core::cell::RefCell;
 
 use super::cell::{add_n_atomic, add_n_plain, increment_plain, Outside};
@@ -718,13 +718,7 @@ impl<C: AtomicCounter> ModePath for LocalHistogram<C> {
         // its exit) or the histogram is dropped (`&self`: it is not), both after this call.
         let cells =
             unsafe { core::slice::from_raw_parts(base.cast::<C::Atomic>(), self.shape.len()) };
-        let count = |c: &C::Atomic| increment_plain::<C>(c) == 0;
-        let mut sink = CellSink {
-            path: self,
-            cells,
-            count,
-        };
-        Offsets::new(&self.shape).pipeline(path, values, &mut sink);
+        plain_batch::<_, C>(self, cells, values, path);
     }
 
     /// Outside the range, into a full bucket, or the first of this thread (or the first
