@@ -335,42 +335,43 @@ pub(crate) fn plain_batch<P: ModePath + ?Sized, C: AtomicCounter>(
     values: &[u64],
     path: BatchPath,
 ) {
-    let offsets = Offsets::new(&p.shape());
     if super::cell::plain_batch_cannot_fill::<C>(cells, values.len()) {
         let count = |c: &C::Atomic| {
             C::store(c, C::load(c).increment());
             true
         };
-        offsets.pipeline(
-            path,
-            values,
-            &mut CellSink {
-                path: p,
-                cells,
-                count,
-            },
-        );
+        cell_batch(p, cells, values, path, count);
     } else {
         let count = |c: &C::Atomic| super::cell::increment_plain::<C>(c) == 0;
-        offsets.pipeline(
-            path,
-            values,
-            &mut CellSink {
-                path: p,
-                cells,
-                count,
-            },
-        );
+        cell_batch(p, cells, values, path, count);
     }
+}
+
+/// A batch into `cells` held as a slice for the whole batch, each value's cell counted by
+/// `count` ([`CellSink`]), the offsets on `path`.
+#[inline(always)]
+pub(crate) fn cell_batch<P: ModePath + ?Sized, A, F: Fn(&A) -> bool>(
+    p: &P,
+    cells: &[A],
+    values: &[u64],
+    path: BatchPath,
+    count: F,
+) {
+    let mut sink = CellSink {
+        path: p,
+        cells,
+        count,
+    };
+    Offsets::new(&p.shape()).pipeline(path, values, &mut sink);
 }
 
 /// A batch counted in cells held as a slice for the whole batch (dense storage, a thread's
 /// shard): each value's cell counted by `count`, or else (outside the cells, or `count`
 /// declining) the value goes to [`ModePath::record_declined`].
-pub(crate) struct CellSink<'a, P: ?Sized, A, F> {
-    pub(crate) path: &'a P,
-    pub(crate) cells: &'a [A],
-    pub(crate) count: F,
+struct CellSink<'a, P: ?Sized, A, F> {
+    path: &'a P,
+    cells: &'a [A],
+    count: F,
 }
 
 impl<P: ModePath + ?Sized, A, F: Fn(&A) -> bool> Sink for CellSink<'_, P, A, F> {

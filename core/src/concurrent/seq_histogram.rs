@@ -6,12 +6,12 @@
 use super::cell::AtomicCounter;
 use super::live::LiveView;
 use super::path::{
-    plain_batch, record_batch_by_slot, CellSink, Counts, DirectKind, DirectPath, Mode, ModePath,
+    cell_batch, plain_batch, record_batch_by_slot, Counts, DirectKind, DirectPath, Mode, ModePath,
     RecordPath,
 };
 use super::seqlock::{DefaultCells, SeqCounts};
 use super::{CellStore, Collect, Sealed, Shaped, Source, Storage, XorShift64};
-use crate::batch::{BatchPath, Offsets};
+use crate::batch::BatchPath;
 use crate::config::{Config, ConfigError};
 use crate::layout::Log2;
 use crate::merge::MergeError;
@@ -295,13 +295,9 @@ where
         if M::DIRECT == DirectKind::Plain {
             return plain_batch::<_, C>(self, cells, values, path);
         }
-        let count = |c: &C::Atomic| M::count_in(self, c);
-        let mut sink = CellSink {
-            path: self,
-            cells,
-            count,
-        };
-        Offsets::new(&self.counts.shape).pipeline(path, values, &mut sink);
+        cell_batch(self, cells, values, path, |c: &C::Atomic| {
+            M::count_in(self, c)
+        });
     }
     fn record_with(&self, v: u64, rng: &mut XorShift64) {
         M::record_with(self, v, rng)
