@@ -11,7 +11,7 @@ use picollo::concurrent::{ApproxPolicy, AtomicCounter, CounterBits, DynHistogram
 use picollo::float::{
     FloatConfig, FloatHistogram, Mode as FloatMode, Side, Storage as FloatStorage,
 };
-use picollo::{BatchPath, Config, Histogram};
+use picollo::{BatchPath, Config, Counter, Histogram};
 
 /// The paths this CPU runs (the portable one always; NEON always on aarch64, where it is
 /// baseline, so that a wrong `available` cannot leave it untested).
@@ -188,24 +188,30 @@ fn the_plain_histograms_batch_counts_what_record_counts() {
     for _ in 0..48 {
         let config = layout(&mut rng);
         let vs = values(&mut rng, &config, 3_000);
-        let mut want: Histogram<u32, Vec<u32>, true> =
+        let mut start: Histogram<u32, Vec<u32>, true> =
             config.build::<u32>().unwrap().with_exact_extremes();
         vs[..3]
             .iter()
-            .for_each(|&v| want.record_n(v, u64::from(u32::MAX) - 1));
-        let start = want.clone();
-        vs.iter().for_each(|&v| want.record(v));
-        for path in paths() {
-            let mut got = start.clone();
-            got.record_many_on(path, &vs);
-            let why = format!("{config:?} {path:?}");
-            assert_eq!(got.counts(), want.counts(), "{why}");
-            let outside = |h: &Histogram<u32, Vec<u32>, true>| {
-                [h.underflow_count(), h.overflow_count(), h.saturated_count()]
-            };
-            assert_eq!(outside(&got), outside(&want), "{why}");
-            assert_eq!(got.exact_extremes(), want.exact_extremes(), "{why}");
-        }
+            .for_each(|&v| start.record_n(v, u64::from(u32::MAX) - 1));
+        batch_as_records(&start, &vs, &format!("{config:?}"));
+    }
+}
+
+/// From `start`, `values` recorded one by one and as one batch on every path: the same
+/// counts, outside and saturated counts and exact extremes.
+fn batch_as_records(start: &Histogram<u32, Vec<u32>, true>, values: &[u64], why: &str) {
+    let mut want = start.clone();
+    values.iter().for_each(|&v| want.record(v));
+    let outside = |h: &Histogram<u32, Vec<u32>, true>| {
+        [h.underflow_count(), h.overflow_count(), h.saturated_count()]
+    };
+    for path in paths() {
+        let mut got = start.clone();
+        got.record_many_on(path, values);
+        let why = format!("{why} {path:?}");
+        assert_eq!(got.counts(), want.counts(), "{why}");
+        assert_eq!(outside(&got), outside(&want), "{why}");
+        assert_eq!(got.exact_extremes(), want.exact_extremes(), "{why}");
     }
 }
 
@@ -640,35 +646,32 @@ fn a_bucket_filling_in_a_batch_keeps_the_values_record_keeps() {
 #[test]
 fn a_long_batch_fills_a_bucket_as_record_does() {
     let config = Config::new().with_relative_error(0.1).with_range(0, 1_000);
-    let len = config.build::<u32>().unwrap().counts().len();
-    let n = 16 * len;
+    let n = 16 * config.build::<u32>().unwrap().counts().len();
     let vs = vec![700u64; n];
-    for (max, bits) in [(u64::from(u32::MAX), 32), (u64::MAX, 64)] {
-        for less in [n as u64 - 1, n as u64, n as u64 + 2] {
-            let start = max - less;
-            for path in paths() {
-                let why = format!("{bits} bits, {less} below full, {path:?}");
-                if bits == 32 {
-                    let mut want = config.build::<u32>().unwrap();
-                    want.record_n(700, start);
-                    let mut got = want.clone();
-                    vs.iter().for_each(|&v| want.record(v));
-                    got.record_many_on(path, &vs);
-                    assert_eq!(got.counts(), want.counts(), "{why}");
-                    assert_eq!(got.saturated_count(), want.saturated_count(), "{why}");
-                    assert_eq!(got.saturated_count(), u64::from(less < n as u64), "{why}");
-                } else {
-                    let mut want = config.build::<u64>().unwrap();
-                    want.record_n(700, start);
-                    let mut got = want.clone();
-                    vs.iter().for_each(|&v| want.record(v));
-                    got.record_many_on(path, &vs);
-                    assert_eq!(got.counts(), want.counts(), "{why}");
-                    assert_eq!(got.saturated_count(), u64::from(less < n as u64), "{why}");
-                }
-            }
-        }
+    for less in [n as u64 - 1, n as u64, n as u64 + 2] {
+        let saturated = u64::from(less < n as u64);
+        let why = format!("{less} below full");
+        assert_eq!(fill_by_batch::<u32>(config, less, &vs, &why), saturated);
+        assert_eq!(fill_by_batch::<u64>(config, less, &vs, &why), saturated);
     }
+}
+
+/// A histogram of `C` counters with `values[0]`'s bucket `less` below full, then `values`
+/// counted one by one and as one batch on every path: the same counts and saturated
+/// count, which is returned.
+fn fill_by_batch<C: Counter>(config: Config, less: u64, values: &[u64], why: &str) -> u64 {
+    let mut want = config.build::<C>().unwrap();
+    want.record_n(values[0], C::MAX.to_u64() - less);
+    let start = want.clone();
+    values.iter().for_each(|&v| want.record(v));
+    for path in paths() {
+        let mut got = start.clone();
+        got.record_many_on(path, values);
+        let why = format!("{} bytes, {why}, {path:?}", C::BYTES);
+        assert_eq!(got.counts(), want.counts(), "{why}");
+        assert_eq!(got.saturated_count(), want.saturated_count(), "{why}");
+    }
+    want.saturated_count()
 }
 
 /// Long batches (at least 16 values a counter, untested adds where no bucket can fill)
@@ -686,21 +689,9 @@ fn long_batches_count_what_record_counts() {
         let n = 16 * len + rng.below(300) as usize;
         let vs = values(&mut rng, &config, n);
         for near in [0, u64::from(u32::MAX) - vs.len() as u64 / 2] {
-            let mut want = config.build::<u32>().unwrap().with_exact_extremes();
-            want.record_n(vs[0], near);
-            let start = want.clone();
-            vs.iter().for_each(|&v| want.record(v));
-            for path in paths() {
-                let mut got = start.clone();
-                got.record_many_on(path, &vs);
-                let why = format!("{config:?} {path:?} {near}");
-                assert_eq!(got.counts(), want.counts(), "{why}");
-                let outside = |h: &Histogram<u32, Vec<u32>, true>| {
-                    [h.underflow_count(), h.overflow_count(), h.saturated_count()]
-                };
-                assert_eq!(outside(&got), outside(&want), "{why}");
-                assert_eq!(got.exact_extremes(), want.exact_extremes(), "{why}");
-            }
+            let mut start = config.build::<u32>().unwrap().with_exact_extremes();
+            start.record_n(vs[0], near);
+            batch_as_records(&start, &vs, &format!("{config:?} {near}"));
         }
     }
 }
