@@ -287,7 +287,7 @@ where
     }
     /// Where the mode counts in a cell and the storage is dense, the cells are found in
     /// the slice held for the batch (no store asked for each value's cell); the single
-    /// writer's counts as [`plain_batch`] counts them.
+    /// writer's counts as `plain_batch` counts them.
     fn record_batch(&self, values: &[u64], path: BatchPath) {
         let Some(cells) = self.counts.dense().filter(|_| M::COUNTS_IN_CELL) else {
             return record_batch_by_slot(self, values, path);
