@@ -211,7 +211,7 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     /// or by [`crate::batch::cannot_fill`]'s rule.
     fn cannot_fill(&self, n: usize) -> bool {
         let counts = self.counts.as_ref();
-        let any = || counts.iter().fold(0, |any, c| any | c.to_u64());
+        let any = || Self::or_of(counts);
         !self.may_fill() || crate::batch::cannot_fill(counts.len(), n, any, C::MAX.to_u64())
     }
 
@@ -405,10 +405,15 @@ impl<C: Counter, S: AsRef<[C]> + AsMut<[C]>, const EXACT: bool> Histogram<C, S, 
     }
 
     /// Whether every count of `counts` is below [`Counter::UNFILLED_BELOW`] (a power of
-    /// two: then their OR is too; one pass the compiler turns into vector ORs, where a
-    /// test of each count would stop and branch).
+    /// two: then their OR is too).
     fn all_unfilled(counts: &[C]) -> bool {
-        counts.iter().fold(0, |any, c| any | c.to_u64()) < C::UNFILLED_BELOW
+        Self::or_of(counts) < C::UNFILLED_BELOW
+    }
+
+    /// The OR of `counts`, at least the largest: one pass the compiler turns into vector
+    /// ORs, where a test of each count would stop and branch.
+    fn or_of(counts: &[C]) -> u64 {
+        counts.iter().fold(0, |any, c| any | c.to_u64())
     }
 
     pub(crate) fn set_outside_counts(&mut self, outside: [u64; 3]) {
