@@ -236,7 +236,8 @@ impl Offsets {
 /// then that chunk's values and offsets, a part at a time. `T` is the value type (`u64`,
 /// or `f64` for the float histogram, whose "offsets" are [`float::Tickets`]).
 pub(crate) trait Sink<T = u64> {
-    /// The fold of the chunk whose values come next.
+    /// The fold of the chunk whose values come next: the adds after it, until the next
+    /// fold (or the batch's end), are of that one chunk, at most [`PIPE`] values.
     fn fold(&mut self, fold: &Fold);
     /// Counts `values` at `offsets` (as long).
     fn add(&mut self, values: &[T], offsets: &[u64]);
@@ -268,7 +269,7 @@ pub(crate) fn cannot_fill(len: usize, n: usize, any: impl FnOnce() -> u64, max: 
 /// kernel says otherwise ([`Kernel::PART`]).
 pub(crate) const PART: usize = 8;
 /// The pipeline's chunk (two buffers of it: 2 KiB).
-const PIPE: usize = 128;
+pub(crate) const PIPE: usize = 128;
 
 /// The portable path as a [`Kernel`]: one value at a time.
 pub(crate) struct Portable<'a> {
