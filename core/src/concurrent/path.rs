@@ -373,7 +373,7 @@ pub(crate) fn cell_batch<P: ModePath + ?Sized, A, F: Fn(&A) -> bool>(
 /// declining) the value is kept in `left` and goes to [`ModePath::record_declined`] at the
 /// chunk's end (`settle`). The adds' loop calls nothing, so the offsets' constants stay in
 /// vector registers (a call there, even one never taken, clobbers them all, and they were
-/// reloaded from the stack for each part: 1.25× the plain histogram's batch). The order
+/// reloaded from the stack for each part: 1.1–1.27× the plain histogram's batch). The order
 /// changes no count: a cell that declined a value declines it still at the chunk's end
 /// (outside stays outside; full stays full under its one writer, unless a collect empties
 /// it meanwhile, and then the value counts as a record made after that collect).
